@@ -1,0 +1,44 @@
+/* ishmem type tables: one list of the OpenSHMEM 1.5 types, expanded by X-macros into the
+ * typed API declarations (ishmem.h), the host definitions (lib/api) and the device forms. */
+#ifndef ISHMEM_TYPES_H
+#define ISHMEM_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Standard RMA types (OpenSHMEM 1.5, Table 5): X(C type, name used in the function). */
+#define ISHMEMI_RMA_TYPES(X)       \
+  X(float, float)                  \
+  X(double, double)                \
+  X(long double, longdouble)       \
+  X(char, char)                    \
+  X(signed char, schar)            \
+  X(short, short)                  \
+  X(int, int)                      \
+  X(long, long)                    \
+  X(long long, longlong)           \
+  X(unsigned char, uchar)          \
+  X(unsigned short, ushort)        \
+  X(unsigned int, uint)            \
+  X(unsigned long, ulong)          \
+  X(unsigned long long, ulonglong) \
+  X(int8_t, int8)                  \
+  X(int16_t, int16)                \
+  X(int32_t, int32)                \
+  X(int64_t, int64)                \
+  X(uint8_t, uint8)                \
+  X(uint16_t, uint16)              \
+  X(uint32_t, uint32)              \
+  X(uint64_t, uint64)              \
+  X(size_t, size)                  \
+  X(ptrdiff_t, ptrdiff)
+
+/* Sized RMA forms (ishmem_put8 ... ishmem_put128): X(bits, bytes). */
+#define ISHMEMI_SIZED_RMA(X) \
+  X(8, 1)                    \
+  X(16, 2)                   \
+  X(32, 4)                   \
+  X(64, 8)                   \
+  X(128, 16)
+
+#endif /* ISHMEM_TYPES_H */

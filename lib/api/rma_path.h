@@ -1,0 +1,48 @@
+// The RMA fast path. A node-local transfer on a host heap is a range check, one multiply-add
+// to find the peer's copy of the address, and the loads and stores themselves. Everything
+// else (errors, off-node PEs through MPI, GPU heaps through the backend's copy) is out of line.
+#pragma once
+
+#include <cstring>
+
+#include "runtime/runtime.h"
+
+namespace ishmem::detail {
+
+enum class Direction { put, get };
+
+// Slow path: validates and reports bad arguments, or moves data through MPI or the backend.
+int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, int pe,
+             bool blocking, const char *fn) noexcept;
+
+// Address of symmetric `sym` (with `bytes` after it) on node-local `pe` for direct access, or
+// nullptr if the slow path must handle it.
+inline char *direct_address(const void *sym, std::size_t bytes, int pe) {
+  const FastPath &f = g_fast;
+  std::size_t off = static_cast<const char *>(sym) - f.local_base;
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(f.n_pes) || off >= f.stride ||
+      bytes > f.stride - off || !f.host_access)
+    return nullptr;
+  int slot = f.contiguous ? pe - f.first_local_pe : f.pe_slot[pe];
+  if (static_cast<unsigned>(slot) >= static_cast<unsigned>(f.n_local)) return nullptr;
+  return f.window + f.stride * static_cast<std::size_t>(slot) + off;
+}
+
+inline int rma(Direction dir, void *dest, const void *source, std::size_t bytes, int pe,
+               bool blocking, const char *fn) noexcept {
+  char *peer = direct_address(dir == Direction::put ? dest : source, bytes, pe);
+  if (__builtin_expect(peer == nullptr || bytes == 0, 0))
+    return rma_slow(dir, dest, source, bytes, pe, blocking, fn);
+  if (dir == Direction::put)
+    memcpy(peer, source, bytes);
+  else
+    memcpy(dest, peer, bytes);
+  return ISHMEM_SUCCESS;
+}
+
+// Elements of `size` bytes, `stride` elements apart, one element at a time.
+int rma_strided(Direction dir, void *dest, const void *source, std::ptrdiff_t dst,
+                std::ptrdiff_t sst, std::size_t nelems, std::size_t size, int pe,
+                const char *fn) noexcept;
+
+}  // namespace ishmem::detail

@@ -1,0 +1,131 @@
+#include "bootstrap/fd_channel.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "runtime/error.h"
+
+namespace ishmem::detail {
+
+void UniqueFd::reset(int fd) {
+  if (fd_ >= 0) close(fd_);  // close() is not retried on EINTR: the fd is gone either way
+  fd_ = fd;
+}
+
+Deadline Deadline::after(double seconds) {
+  Deadline d;
+  clock_gettime(CLOCK_MONOTONIC, &d.end_);
+  auto whole = static_cast<time_t>(seconds);
+  d.end_.tv_sec += whole;
+  d.end_.tv_nsec += static_cast<long>((seconds - static_cast<double>(whole)) * 1e9);
+  if (d.end_.tv_nsec >= 1000000000L) {
+    d.end_.tv_sec += 1;
+    d.end_.tv_nsec -= 1000000000L;
+  }
+  return d;
+}
+
+int Deadline::remaining_ms() const {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  long long ms = (static_cast<long long>(end_.tv_sec) - now.tv_sec) * 1000 +
+                 (end_.tv_nsec - now.tv_nsec) / 1000000;
+  if (ms <= 0) return 0;
+  return ms > 1000000000 ? 1000000000 : static_cast<int>(ms);
+}
+
+namespace {
+
+// Waits until `sock` is ready for `events`; throws on timeout.
+void wait_ready(int sock, short events, const Deadline &deadline, const char *peer,
+                const char *what) {
+  for (;;) {
+    pollfd p{sock, events, 0};
+    int rc = poll(&p, 1, deadline.remaining_ms());
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc < 0) fail_errno("poll", __FILE__, __LINE__);
+    if (rc == 0)
+      fail(ISHMEM_ERR_TIMEOUT, "timed out waiting to %s %s (ISHMEM_BOOTSTRAP_TIMEOUT)", what, peer);
+    return;  // readable, writable, or hung up: the next call reports which
+  }
+}
+
+}  // namespace
+
+void send_message(int sock, const void *data, std::size_t len, const int *fds, std::size_t nfds,
+                  const Deadline &deadline, const char *peer) {
+  if (nfds > kMaxFdsPerMessage)
+    fail(ISHMEM_ERR_INTERNAL, "send_message: %zu fds exceed %zu", nfds, kMaxFdsPerMessage);
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFdsPerMessage)];
+  iovec iov{const_cast<void *>(data), len};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  if (nfds > 0) {
+    memset(control, 0, sizeof control);
+    msg.msg_control = control;
+    msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
+    cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+    memcpy(CMSG_DATA(cm), fds, sizeof(int) * nfds);
+  }
+  for (;;) {
+    wait_ready(sock, POLLOUT, deadline, peer, "send to");
+    ssize_t n = sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) fail(ISHMEM_ERR_SYSTEM, "sendmsg to %s failed: %s", peer, strerror(errno));
+    if (static_cast<std::size_t>(n) != len)
+      fail(ISHMEM_ERR_SYSTEM, "sendmsg to %s sent %zd of %zu bytes", peer, n, len);
+    return;
+  }
+}
+
+std::vector<UniqueFd> recv_message(int sock, void *data, std::size_t len, std::size_t max_fds,
+                                   const Deadline &deadline, const char *peer) {
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kMaxFdsPerMessage)];
+  // One byte more than expected, so that an over-long message shows up as MSG_TRUNC or n > len.
+  std::vector<char> buf(len + 1);
+  iovec iov{buf.data(), buf.size()};
+  msghdr msg{};
+  ssize_t n;
+  for (;;) {
+    wait_ready(sock, POLLIN, deadline, peer, "receive from");
+    msg = msghdr{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) fail(ISHMEM_ERR_SYSTEM, "recvmsg from %s failed: %s", peer, strerror(errno));
+    break;
+  }
+  // Take ownership of every fd first, so that each error below closes them.
+  std::vector<UniqueFd> fds;
+  for (cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+    if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS) continue;
+    std::size_t count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < count; ++i) {
+      int fd;
+      memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
+      fds.emplace_back(fd);
+    }
+  }
+  if (n == 0) fail(ISHMEM_ERR_SYSTEM, "%s closed the connection (has it exited?)", peer);
+  if (msg.msg_flags & MSG_CTRUNC)
+    fail(ISHMEM_ERR_SYSTEM, "message from %s carried more fds than fit", peer);
+  if ((msg.msg_flags & MSG_TRUNC) || static_cast<std::size_t>(n) != len)
+    fail(ISHMEM_ERR_SYSTEM, "message from %s has %zd bytes, expected %zu", peer, n, len);
+  if (fds.size() > max_fds)
+    fail(ISHMEM_ERR_SYSTEM, "message from %s carried %zu fds, expected at most %zu", peer,
+         fds.size(), max_fds);
+  memcpy(data, buf.data(), len);
+  return fds;
+}
+
+}  // namespace ishmem::detail

@@ -1,0 +1,56 @@
+// Messages with attached file descriptors over a connected AF_UNIX SOCK_SEQPACKET socket.
+// Every call has a deadline and retries EINTR; received data is checked for size and
+// truncation, and every received fd is owned by a UniqueFd so nothing leaks on error paths.
+#pragma once
+
+#include <cstddef>
+#include <ctime>
+#include <utility>
+#include <vector>
+
+namespace ishmem::detail {
+
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd &&other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  UniqueFd &operator=(UniqueFd &&other) noexcept {
+    if (this != &other) reset(std::exchange(other.fd_, -1));
+    return *this;
+  }
+  UniqueFd(const UniqueFd &) = delete;
+  UniqueFd &operator=(const UniqueFd &) = delete;
+  ~UniqueFd() { reset(); }
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset(int fd = -1);
+  explicit operator bool() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
+class Deadline {
+ public:
+  static Deadline after(double seconds);
+  // Milliseconds left, at least 0; for poll().
+  int remaining_ms() const;
+  bool expired() const { return remaining_ms() == 0; }
+
+ private:
+  timespec end_{};
+};
+
+// Most fds one message carries.
+constexpr std::size_t kMaxFdsPerMessage = 16;
+
+// Sends `len` bytes and `fds` (not closed) in one message. Throws on error or deadline.
+void send_message(int sock, const void *data, std::size_t len, const int *fds, std::size_t nfds,
+                  const Deadline &deadline, const char *peer);
+// Receives one message of exactly `len` bytes carrying at most `max_fds` fds. Throws, with
+// every received fd closed, on timeout, EOF, a wrong size or truncated data or fds.
+std::vector<UniqueFd> recv_message(int sock, void *data, std::size_t len, std::size_t max_fds,
+                                   const Deadline &deadline, const char *peer);
+
+}  // namespace ishmem::detail

@@ -1,0 +1,186 @@
+#include "bootstrap/peer_mesh.h"
+
+#include <poll.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/error.h"
+
+namespace ishmem::detail {
+namespace {
+
+constexpr std::uint64_t kHelloMagic = 0x69736d656d48454cull;  // "ismemHEL"
+constexpr std::size_t kTokenBytes = 16;
+
+struct Hello {
+  std::uint64_t magic;
+  unsigned char token[kTokenBytes];
+  std::int32_t slot;
+  std::int32_t pid;
+};
+
+sockaddr_un socket_address(const unsigned char *token, int pe, socklen_t &len) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  // Abstract namespace (leading NUL): nothing on disk to clean up, and the name holds the
+  // secret token so it cannot be guessed or squatted in advance.
+  char *p = addr.sun_path + 1;
+  p += sprintf(p, "ishmem-");
+  for (std::size_t i = 0; i < kTokenBytes; ++i) p += sprintf(p, "%02x", token[i]);
+  p += sprintf(p, "-%d", pe);
+  len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (p - addr.sun_path));
+  return addr;
+}
+
+ucred peer_credentials(int sock) {
+  ucred cred{};
+  socklen_t len = sizeof cred;
+  ISHMEMI_CHECK_SYS(getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &len));
+  return cred;
+}
+
+}  // namespace
+
+const char *PeerMesh::peer_name(int slot) {
+  snprintf(name_buf_, sizeof name_buf_, "pe %d", topo_.local_pes[slot]);
+  return name_buf_;
+}
+
+PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
+    : topo_(boot.topology()), timeout_s_(timeout_s), conn_(boot.topology().n_local) {
+  unsigned char token[kTokenBytes] = {0};
+  if (topo_.my_pe == 0 && getrandom(token, sizeof token, 0) != static_cast<ssize_t>(sizeof token))
+    log(LogLevel::error, "getrandom failed: %s", strerror(errno));  // broadcast anyway: no hang
+  boot.broadcast(token, sizeof token, 0);
+  const int me = topo_.local_rank;
+  const int n = topo_.n_local;
+  if (n == 1) return;
+
+  UniqueFd listener(ISHMEMI_CHECK_SYS(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)));
+  socklen_t len;
+  sockaddr_un addr = socket_address(token, topo_.my_pe, len);
+  bool ok = bind(listener.get(), reinterpret_cast<sockaddr *>(&addr), len) == 0 &&
+            listen(listener.get(), n) == 0;
+  int err = errno;
+  // Nobody connects before everybody listens; a failed listener fails the node together.
+  if (!boot.all_true(ok, true)) {
+    if (!ok) fail(ISHMEM_ERR_SYSTEM, "cannot listen on the bootstrap socket: %s", strerror(err));
+    fail(ISHMEM_ERR_SYSTEM, "a node-local peer could not open its bootstrap socket");
+  }
+  const Deadline deadline = Deadline::after(timeout_s_);
+  const uid_t uid = geteuid();
+
+  // Connect to every lower slot; connect() completes from the backlog, without accept().
+  Hello hello{kHelloMagic, {}, me, static_cast<std::int32_t>(getpid())};
+  memcpy(hello.token, token, kTokenBytes);
+  for (int j = 0; j < me; ++j) {
+    UniqueFd s(ISHMEMI_CHECK_SYS(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)));
+    sockaddr_un peer = socket_address(token, topo_.local_pes[j], len);
+    if (retry_eintr([&] { return connect(s.get(), reinterpret_cast<sockaddr *>(&peer), len); }) < 0)
+      fail(ISHMEM_ERR_SYSTEM, "cannot connect to %s: %s", peer_name(j), strerror(errno));
+    ucred cred = peer_credentials(s.get());
+    if (cred.uid != uid || cred.pid != topo_.local_pids[j])
+      fail(ISHMEM_ERR_SYSTEM, "bootstrap socket of %s belongs to pid %d uid %d, expected pid %d",
+           peer_name(j), cred.pid, cred.uid, topo_.local_pids[j]);
+    send_message(s.get(), &hello, sizeof hello, nullptr, 0, deadline, peer_name(j));
+    conn_[j] = std::move(s);
+  }
+  // Accept every higher slot. A connection that fails the checks is dropped and logged.
+  int waiting = n - 1 - me;
+  while (waiting > 0) {
+    pollfd p{listener.get(), POLLIN, 0};
+    int rc = poll(&p, 1, deadline.remaining_ms());
+    if (rc < 0 && errno == EINTR) continue;
+    if (rc < 0) fail_errno("poll", __FILE__, __LINE__);
+    if (rc == 0)
+      fail(ISHMEM_ERR_TIMEOUT, "timed out waiting for %d node-local peer(s) to connect", waiting);
+    int fd = accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0 && (errno == EINTR || errno == ECONNABORTED)) continue;
+    if (fd < 0) fail_errno("accept4", __FILE__, __LINE__);
+    UniqueFd s(fd);
+    ucred cred = peer_credentials(s.get());
+    Hello got{};
+    try {
+      recv_message(s.get(), &got, sizeof got, 0, deadline, "a connecting peer");
+    } catch (const Error &e) {
+      log(LogLevel::warn, "dropped a bootstrap connection from pid %d: %s", cred.pid, e.what());
+      continue;
+    }
+    bool valid = got.magic == kHelloMagic && memcmp(got.token, token, kTokenBytes) == 0 &&
+                 got.slot > me && got.slot < n && !conn_[got.slot] && cred.uid == uid &&
+                 cred.pid == got.pid && got.pid == topo_.local_pids[got.slot];
+    if (!valid) {
+      log(LogLevel::warn, "dropped a bootstrap connection from pid %d uid %d: bad credentials",
+          cred.pid, cred.uid);
+      continue;
+    }
+    Hello ack = hello;
+    send_message(s.get(), &ack, sizeof ack, nullptr, 0, deadline, peer_name(got.slot));
+    conn_[got.slot] = std::move(s);
+    --waiting;
+  }
+  for (int j = 0; j < me; ++j) {
+    Hello ack{};
+    recv_message(conn_[j].get(), &ack, sizeof ack, 0, deadline, peer_name(j));
+    if (ack.magic != kHelloMagic || memcmp(ack.token, token, kTokenBytes) != 0 || ack.slot != j ||
+        ack.pid != topo_.local_pids[j])
+      fail(ISHMEM_ERR_SYSTEM, "%s answered the bootstrap handshake wrongly", peer_name(j));
+  }
+}
+
+std::vector<std::vector<UniqueFd>> PeerMesh::exchange(const ChunkMessage &mine,
+                                                      const std::vector<int> &fds) {
+  const int me = topo_.local_rank;
+  const Deadline deadline = Deadline::after(timeout_s_);
+  std::vector<std::vector<UniqueFd>> received(topo_.n_local);
+  // Messages are small and sockets buffer them, so send to all, then receive from all.
+  for (int j = 0; j < topo_.n_local; ++j)
+    if (j != me)
+      send_message(conn_[j].get(), &mine, sizeof mine, fds.data(), fds.size(), deadline,
+                   peer_name(j));
+  int peer_status = ISHMEM_SUCCESS;
+  int failed_slot = -1;
+  for (int j = 0; j < topo_.n_local; ++j) {
+    if (j == me) continue;
+    ChunkMessage got{};
+    received[j] =
+        recv_message(conn_[j].get(), &got, sizeof got, kMaxFdsPerMessage, deadline, peer_name(j));
+    if (got.magic != kChunkMagic || got.tag != mine.tag)
+      fail(ISHMEM_ERR_SYSTEM, "%s sent a malformed chunk message (tag %llu, expected %llu)",
+           peer_name(j), static_cast<unsigned long long>(got.tag),
+           static_cast<unsigned long long>(mine.tag));
+    if (got.status != ISHMEM_SUCCESS) {
+      // Keep receiving from the others so that no stale message is left in a socket.
+      peer_status = got.status;
+      failed_slot = j;
+      received[j].clear();
+      continue;
+    }
+    if (got.offset != mine.offset || got.bytes != mine.bytes || got.nfds != received[j].size() ||
+        (mine.status == ISHMEM_SUCCESS && got.nfds != fds.size()))
+      fail(ISHMEM_ERR_MISMATCH,
+           "%s exported chunk (offset %llu, %llu bytes, %u fds), this PE (offset %llu, %llu "
+           "bytes, %zu fds): heaps diverged",
+           peer_name(j), static_cast<unsigned long long>(got.offset),
+           static_cast<unsigned long long>(got.bytes), got.nfds,
+           static_cast<unsigned long long>(mine.offset),
+           static_cast<unsigned long long>(mine.bytes), fds.size());
+  }
+  if (failed_slot >= 0)
+    fail(peer_status, "%s could not create its part of the heap chunk at offset %llu",
+         peer_name(failed_slot), static_cast<unsigned long long>(mine.offset));
+  return received;
+}
+
+std::size_t PeerMesh::open_sockets() const {
+  std::size_t count = 0;
+  for (const auto &c : conn_) count += c ? 1 : 0;
+  return count;
+}
+
+}  // namespace ishmem::detail

@@ -1,0 +1,11 @@
+# Resolves ISHMEM_GPU (auto, cuda, hip, none) into ISHMEM_GPU_BACKEND.
+if(NOT ISHMEM_GPU MATCHES "^(auto|cuda|hip|none)$")
+  message(FATAL_ERROR "ISHMEM_GPU=${ISHMEM_GPU}: must be auto, cuda, hip or none")
+endif()
+set(ISHMEM_GPU_BACKEND none)
+if(ISHMEM_GPU STREQUAL "auto")
+  message(STATUS "ishmem: no GPU backend is available in this source tree yet; building host only")
+elseif(NOT ISHMEM_GPU STREQUAL "none")
+  message(FATAL_ERROR "ISHMEM_GPU=${ISHMEM_GPU}: this source tree has no ${ISHMEM_GPU} backend")
+endif()
+message(STATUS "ishmem: GPU backend: ${ISHMEM_GPU_BACKEND}")

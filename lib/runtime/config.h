@@ -1,0 +1,64 @@
+// One table of ISHMEM_* environment variables drives parsing, defaults and ishmem-info.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ishmem::detail {
+
+// X(field, NAME, kind, default, choices, doc). Kinds: size (bytes, K/M/G/T suffixes),
+// seconds (positive number), integer, choice (one of `choices`, '|'-separated).
+#define ISHMEMI_CONFIG_VARS(X)                                                                 \
+  X(symmetric_size, SYMMETRIC_SIZE, size, "1G", "",                                            \
+    "Largest symmetric heap per PE (K, M, G, T suffixes); reserves address space only")        \
+  X(chunk_size, CHUNK_SIZE, size, "2M", "",                                                    \
+    "Smallest step by which the heap commits physical memory")                                 \
+  X(trim_threshold, TRIM_THRESHOLD, size, "64M", "",                                           \
+    "Free committed memory at the heap's tail kept for reuse before ishmem_free returns it")   \
+  X(bootstrap_timeout, BOOTSTRAP_TIMEOUT, seconds, "60", "",                                   \
+    "Seconds to wait for a peer during setup and fd exchange before failing")                  \
+  X(log, LOG, choice, "warn", "none|error|warn|info|debug", "Log level of messages on stderr") \
+  X(backend, BACKEND, choice, "auto", "auto|gpu|host",                                         \
+    "Memory backend: auto takes the GPU one when a GPU is usable, else host")                  \
+  X(device, DEVICE, integer, "-1", "",                                                         \
+    "GPU ordinal for this PE among the visible ones; -1 picks by node-local rank")             \
+  X(bind, BIND, choice, "auto", "auto|none",                                                   \
+    "auto binds each PE's threads to the cores nearest its GPU (hwloc); none leaves them")     \
+  X(node_local, NODE_LOCAL, choice, "auto", "auto|self",                                       \
+    "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI")
+
+struct Config {
+#define ISHMEMI_CONFIG_FIELD(field, NAME, kind, def, choices, doc) \
+  ISHMEMI_CONFIG_TYPE_##kind field{};
+#define ISHMEMI_CONFIG_TYPE_size std::size_t
+#define ISHMEMI_CONFIG_TYPE_seconds double
+#define ISHMEMI_CONFIG_TYPE_integer long
+#define ISHMEMI_CONFIG_TYPE_choice std::string
+  ISHMEMI_CONFIG_VARS(ISHMEMI_CONFIG_FIELD)
+#undef ISHMEMI_CONFIG_FIELD
+};
+
+struct ConfigVarInfo {
+  const char *name;  // full name, ISHMEM_...
+  const char *kind;
+  const char *default_value;
+  const char *choices;
+  const char *doc;
+};
+
+// Reads variables through `getenv_fn` (getenv by default); throws ISHMEM_ERR_CONFIG naming
+// the variable on a bad value.
+Config load_config(const std::function<const char *(const char *)> &getenv_fn = {});
+const std::vector<ConfigVarInfo> &config_vars();
+// The value of `var` in `config`, as text (for ishmem-info).
+std::string config_value_text(const Config &config, const char *name);
+
+// Parsers, exposed for the unit tests. They throw ISHMEM_ERR_CONFIG naming `name`.
+std::size_t parse_size(const char *name, const char *text);
+double parse_seconds(const char *name, const char *text);
+long parse_integer(const char *name, const char *text);
+std::string parse_choice(const char *name, const char *text, const char *choices);
+
+}  // namespace ishmem::detail

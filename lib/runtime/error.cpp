@@ -1,0 +1,79 @@
+#include "runtime/error.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include "ishmem.h"  // brings in mpi.h without the C++ bindings
+
+namespace ishmem::detail {
+namespace {
+
+int g_log_pe = -1;
+LogLevel g_log_level = LogLevel::warn;
+thread_local std::string t_last_error;
+
+std::string vformat(const char *fmt, va_list ap) {
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  char prefix[48];
+  if (g_log_pe >= 0)
+    snprintf(prefix, sizeof prefix, "[ishmem pe %d] ", g_log_pe);
+  else
+    snprintf(prefix, sizeof prefix, "[ishmem] ");
+  return std::string(prefix) + buf;
+}
+
+const char *basename_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+}  // namespace
+
+void set_log_pe(int pe) {
+  g_log_pe = pe;
+}
+void set_log_level(LogLevel level) {
+  g_log_level = level;
+}
+bool log_enabled(LogLevel level) {
+  return level <= g_log_level && level != LogLevel::none;
+}
+
+void log(LogLevel level, const char *fmt, ...) {
+  if (!log_enabled(level)) return;
+  va_list ap;
+  va_start(ap, fmt);
+  std::string line = vformat(fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "%s\n", line.c_str());
+}
+
+void fail(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::string text = vformat(fmt, ap);
+  va_end(ap);
+  throw Error(code, text);
+}
+
+void fail_errno(const char *what, const char *file, int line) {
+  int err = errno;
+  fail(ISHMEM_ERR_SYSTEM, "%s failed: %s (%s:%d)", what, strerror(err), basename_of(file), line);
+}
+
+void fail_mpi(int rc, const char *what, const char *file, int line) {
+  char text[MPI_MAX_ERROR_STRING] = "unknown MPI error";
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  fail(ISHMEM_ERR_MPI, "%s failed: %s (%s:%d)", what, text, basename_of(file), line);
+}
+
+void set_last_error(const char *text) {
+  t_last_error = text;
+}
+const char *last_error() {
+  return t_last_error.c_str();
+}
+
+}  // namespace ishmem::detail

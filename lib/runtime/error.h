@@ -1,0 +1,61 @@
+// Errors and logging. Internals throw Error; lib/api catches it at the C boundary, records the
+// text for ishmemx_last_error() and returns the code. Every message starts "[ishmem pe N]".
+#pragma once
+
+#include <cerrno>
+#include <stdexcept>
+#include <string>
+
+#include "ishmem.h"
+
+namespace ishmem::detail {
+
+class Error : public std::runtime_error {
+ public:
+  Error(int code, const std::string &what) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+enum class LogLevel { none = 0, error = 1, warn = 2, info = 3, debug = 4 };
+
+void set_log_pe(int pe);
+void set_log_level(LogLevel level);
+bool log_enabled(LogLevel level);
+void log(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Formats "[ishmem pe N] <message>" and throws Error(code).
+[[noreturn]] void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// Throws ISHMEM_ERR_SYSTEM naming the call, errno's text and the place.
+[[noreturn]] void fail_errno(const char *what, const char *file, int line);
+[[noreturn]] void fail_mpi(int rc, const char *what, const char *file, int line);
+
+void set_last_error(const char *text);
+const char *last_error();
+
+// Runs `call` again while it fails with EINTR; returns its last result.
+template <class F>
+auto retry_eintr(F &&call) {
+  auto rc = call();
+  while (rc < 0 && errno == EINTR) rc = call();
+  return rc;
+}
+
+}  // namespace ishmem::detail
+
+// Checks a POSIX call returning <0 on error (EINTR retried).
+#define ISHMEMI_CHECK_SYS(call)                                                  \
+  ([&]() {                                                                       \
+    auto ishmemi_rc = ::ishmem::detail::retry_eintr([&]() { return (call); });   \
+    if (ishmemi_rc < 0) ::ishmem::detail::fail_errno(#call, __FILE__, __LINE__); \
+    return ishmemi_rc;                                                           \
+  }())
+
+#define ISHMEMI_CHECK_MPI(call)                                              \
+  do {                                                                       \
+    int ishmemi_mpi_rc = (call);                                             \
+    if (ishmemi_mpi_rc != MPI_SUCCESS)                                       \
+      ::ishmem::detail::fail_mpi(ishmemi_mpi_rc, #call, __FILE__, __LINE__); \
+  } while (0)

@@ -1,0 +1,85 @@
+// The state ishmem_init builds. `g_fast` holds what every RMA call reads (one cache line);
+// `g_rt` owns everything else.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend/backend.h"
+#include "bootstrap/mpi_bootstrap.h"
+#include "bootstrap/peer_mesh.h"
+#include "heap/allocator.h"
+#include "heap/symmetric_heap.h"
+#include "runtime/config.h"
+#include "transport/mpi_transport.h"
+
+namespace ishmem::detail {
+
+struct alignas(64) FastPath {
+  char *local_base = nullptr;  // this PE's heap (slot my_slot of the window)
+  char *window = nullptr;      // slot 0
+  std::size_t stride = 0;      // bytes per slot = largest heap
+  const int *pe_slot = nullptr;
+  int my_pe = -1;
+  int n_pes = 0;
+  int my_slot = 0;
+  int n_local = 0;
+  int first_local_pe = 0;  // with contiguous, slot = pe - first_local_pe
+  bool contiguous = false;
+  bool host_access = false;  // heap is CPU-addressable: RMA by loads and stores
+  bool initialized = false;
+};
+extern FastPath g_fast;
+
+// One PE's part of the control segment: host shared memory mapped by every local peer.
+struct CollectiveRecord {
+  std::uint64_t seq;      // collective call number
+  std::uint64_t op;       // which call
+  std::uint64_t arg[2];   // its arguments
+  std::uint64_t history;  // hash of every earlier collective call on this PE
+};
+
+struct alignas(64) ControlBlock {
+  std::atomic<std::uint64_t> barrier_epoch;
+  char pad[56];
+  CollectiveRecord records[2];  // double-buffered by seq parity
+};
+
+struct Runtime {
+  // The heap's chunk callback points into `remote`, which is destroyed first.
+  ~Runtime() {
+    if (heap) heap->on_local_chunk = nullptr;
+  }
+  Config config;
+  bool owns_mpi = false;
+  std::unique_ptr<MpiBootstrap> boot;
+  std::unique_ptr<PeerMesh> mesh;
+  std::unique_ptr<Backend> control_backend;
+  std::unique_ptr<SymmetricHeap> control;
+  std::unique_ptr<Backend> backend;
+  std::unique_ptr<SymmetricHeap> heap;
+  std::unique_ptr<MpiTransport> remote;  // only with PEs on other nodes
+  std::unique_ptr<Allocator> allocator;
+  std::vector<int> pe_slot;
+  std::uint64_t barrier_epoch = 0;
+  std::uint64_t collective_seq = 0;
+  std::uint64_t history = 0;
+
+  ControlBlock *control_block(int slot) const {
+    return reinterpret_cast<ControlBlock *>(control->window() +
+                                            control->stride() * static_cast<std::size_t>(slot));
+  }
+  bool multi_node() const { return boot->topology().n_nodes > 1; }
+};
+extern Runtime *g_rt;
+
+// Builds and tears down the runtime. Throw Error.
+void runtime_init(MPI_Comm comm, bool owns_mpi);
+void runtime_finalize();
+// Throws ISHMEM_ERR_NOT_INITIALIZED unless initialized.
+Runtime &runtime();
+
+}  // namespace ishmem::detail

@@ -1,0 +1,120 @@
+#include "runtime/sync.h"
+
+#include <sched.h>
+
+#include <cstdio>
+#include <map>
+
+#include "runtime/error.h"
+
+namespace ishmem::detail {
+
+void yield_cpu() {
+  sched_yield();
+}
+
+void quiet(Runtime &rt) {
+  // Stores to mapped peer memory are ordinary stores: a full fence makes them visible before
+  // anything this PE does next (see docs/MEMORY_MODEL.md).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (rt.remote) rt.remote->flush_all();
+}
+
+namespace {
+
+void sync_node(Runtime &rt) {
+  const Topology &topo = rt.boot->topology();
+  const std::uint64_t epoch = ++rt.barrier_epoch;
+  rt.control_block(topo.local_rank)->barrier_epoch.store(epoch, std::memory_order_release);
+  for (int slot = 0; slot < topo.n_local; ++slot) {
+    if (slot == topo.local_rank) continue;
+    const std::atomic<std::uint64_t> &peer = rt.control_block(slot)->barrier_epoch;
+    wait_for([&] { return peer.load(std::memory_order_acquire) >= epoch; });
+  }
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+std::string describe(const CollectiveRecord &r) {
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s(%llu, %llu)", collective_op_name(r.op),
+           static_cast<unsigned long long>(r.arg[0]), static_cast<unsigned long long>(r.arg[1]));
+  return buf;
+}
+
+}  // namespace
+
+void sync_all(Runtime &rt) {
+  sync_node(rt);
+  if (rt.multi_node()) {
+    rt.boot->barrier(false);
+    sync_node(rt);
+  }
+}
+
+const char *collective_op_name(std::uint64_t op) {
+  switch (static_cast<CollectiveOp>(op)) {
+    case CollectiveOp::malloc:
+      return "ishmem_malloc";
+    case CollectiveOp::free:
+      return "ishmem_free";
+    case CollectiveOp::realloc:
+      return "ishmem_realloc";
+    case CollectiveOp::trim:
+      return "ishmemx_heap_trim";
+  }
+  return "unknown";
+}
+
+std::string agree(Runtime &rt, CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1) {
+  const Topology &topo = rt.boot->topology();
+  const std::uint64_t seq = ++rt.collective_seq;
+  CollectiveRecord mine{seq, static_cast<std::uint64_t>(op), {arg0, arg1}, rt.history};
+  std::vector<CollectiveRecord> all(topo.n_pes);
+  quiet(rt);
+  if (rt.multi_node()) {
+    rt.boot->allgather(&mine, all.data(), sizeof mine, false);
+  } else {
+    // Double buffering by parity: a PE may start call seq+1 while a peer still reads seq,
+    // but cannot start seq+2 before that peer has arrived at seq+1.
+    rt.control_block(topo.local_rank)->records[seq & 1] = mine;
+    sync_node(rt);
+    for (int slot = 0; slot < topo.n_local; ++slot)
+      all[topo.local_pes[slot]] = rt.control_block(slot)->records[seq & 1];
+  }
+  // Every PE folds the same records into its history, so a mismatch is reported once and
+  // later calls still agree.
+  std::uint64_t next = rt.history;
+  for (const CollectiveRecord &r : all)
+    next = mix(mix(mix(mix(next, r.op), r.arg[0]), r.arg[1]), r.history);
+  rt.history = next;
+
+  std::map<std::string, std::vector<int>> calls;  // call text -> PEs
+  bool same = true;
+  for (int pe = 0; pe < topo.n_pes; ++pe) {
+    const CollectiveRecord &r = all[pe];
+    if (r.seq != mine.seq || r.op != mine.op || r.arg[0] != mine.arg[0] ||
+        r.arg[1] != mine.arg[1] || r.history != all[0].history)
+      same = false;
+    std::string text = describe(r);
+    if (r.history != all[0].history) text += " after a different call history";
+    calls[text].push_back(pe);
+  }
+  if (same) return "";
+  std::string msg = "PEs disagree on a collective call:";
+  for (const auto &[text, pes] : calls) {
+    msg += " PE";
+    if (pes.size() > 1) msg += "s";
+    for (std::size_t i = 0; i < pes.size() && i < 8; ++i)
+      msg += (i ? "," : " ") + std::to_string(pes[i]);
+    if (pes.size() > 8) msg += ",... (" + std::to_string(pes.size()) + " PEs)";
+    msg += " called " + text + ";";
+  }
+  msg.pop_back();
+  return msg;
+}
+
+}  // namespace ishmem::detail

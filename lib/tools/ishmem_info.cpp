@@ -1,0 +1,58 @@
+// ishmem-info: the version, backend, PE layout, heap size and every ISHMEM_* variable.
+// Run it alone or under mpirun to see the node-local layout of a job.
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ishmem.h"
+#include "runtime/config.h"
+#include "runtime/runtime.h"
+
+using namespace ishmem::detail;
+
+int main(int argc, char **argv) {
+  bool help = argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0);
+  if (help) {
+    printf("usage: [mpirun -np N] ishmem-info\nPrints ishmem's build, layout and settings.\n");
+    return 0;
+  }
+  if (ishmem_init() != ISHMEM_SUCCESS) {
+    fprintf(stderr, "ishmem-info: ishmem_init failed: %s\n", ishmemx_last_error());
+    return 1;
+  }
+  const Runtime &rt = *g_rt;
+  const Topology &topo = rt.boot->topology();
+  struct Row {
+    int pe, node, slot, pid;
+    char placement[96];
+  } mine{};
+  mine.pe = topo.my_pe;
+  mine.node = topo.local_pes[0];
+  mine.slot = topo.local_rank;
+  mine.pid = topo.local_pids[topo.local_rank];
+  snprintf(mine.placement, sizeof mine.placement, "%s", rt.backend->placement().c_str());
+  std::vector<Row> rows(topo.n_pes);
+  rt.boot->allgather(&mine, rows.data(), sizeof mine, false);
+  if (topo.my_pe == 0) {
+    char name[ISHMEM_MAX_NAME_LEN];
+    int major, minor;
+    ishmem_info_get_name(name);
+    ishmem_info_get_version(&major, &minor);
+    printf("ishmem %s (OpenSHMEM %d.%d, vendor %s)\n", ISHMEMX_VERSION_STRING, major, minor, name);
+    printf("backend: %s\n", ishmemx_backend_name());
+    printf("PEs: %d on %d node(s)\n", topo.n_pes, topo.n_nodes);
+    printf("heap: %zu bytes per PE (window of %d slots)\n", rt.heap->stride(), topo.n_local);
+    printf("\n%-6s %-10s %-6s %-8s %s\n", "PE", "node", "slot", "pid", "placement");
+    for (const Row &r : rows)
+      printf("%-6d %-10s %-6d %-8d %s\n", r.pe, ("pe" + std::to_string(r.node)).c_str(), r.slot,
+             r.pid, r.placement);
+    printf("\nEnvironment (ISHMEM_*):\n");
+    for (const ConfigVarInfo &v : config_vars()) {
+      printf("  %s=%s\n", v.name, config_value_text(rt.config, v.name).c_str());
+      printf("      %s [%s%s%s, default %s]\n", v.doc, v.kind, *v.choices ? ": " : "", v.choices,
+             v.default_value);
+    }
+  }
+  return ishmem_finalize() == ISHMEM_SUCCESS ? 0 : 1;
+}

@@ -1,0 +1,34 @@
+// Off-node RMA through MPI one-sided communication: one dynamic window to which every PE
+// attaches its heap chunks; the target address is the peer's heap base plus the offset.
+#pragma once
+
+#include "ishmem.h"  // brings in mpi.h without the C++ bindings
+
+#include <cstddef>
+#include <vector>
+
+namespace ishmem::detail {
+
+class MpiTransport {
+ public:
+  // Collective over `comm`. `local_base` is this PE's heap base.
+  MpiTransport(MPI_Comm comm, char *local_base);
+  ~MpiTransport();
+  MpiTransport(const MpiTransport &) = delete;
+  MpiTransport &operator=(const MpiTransport &) = delete;
+
+  void attach(char *addr, std::size_t bytes);
+  void detach(char *addr);
+  // Blocking forms wait for local completion (put: source reusable; get: data arrived).
+  void put(int pe, std::size_t offset, const void *source, std::size_t bytes, bool blocking);
+  void get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking);
+  // Completes every outstanding operation at every target.
+  void flush_all();
+
+ private:
+  MPI_Win win_ = MPI_WIN_NULL;
+  std::vector<MPI_Aint> bases_;
+  bool dirty_ = false;
+};
+
+}  // namespace ishmem::detail
