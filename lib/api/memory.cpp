@@ -60,8 +60,7 @@ void *aligned_malloc(std::size_t size, std::size_t align, const char *fn) {
   if (size == 0) return nullptr;
   if (align == 0 || (align & (align - 1)) != 0)
     fail(ISHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", fn, align);
-  if (align > rt.heap->backend().granularity() && align > Allocator::kMinAlign &&
-      align > rt.heap->stride())
+  if (align > rt.heap->stride())
     fail(ISHMEM_ERR_INVALID_ARG, "%s: alignment %zu exceeds the heap", fn, align);
   return rt.heap->local_base() + allocate(rt, size, align, fn);
 }
