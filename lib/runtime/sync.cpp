@@ -92,18 +92,18 @@ std::string agree(Runtime &rt, CollectiveOp op, std::uint64_t arg0, std::uint64_
     next = mix(mix(mix(mix(next, r.op), r.arg[0]), r.arg[1]), r.history);
   rt.history = next;
 
-  std::map<std::string, std::vector<int>> calls;  // call text -> PEs
   bool same = true;
+  for (const CollectiveRecord &r : all)
+    same = same && r.seq == mine.seq && r.op == mine.op && r.arg[0] == mine.arg[0] &&
+           r.arg[1] == mine.arg[1] && r.history == all[0].history;
+  if (same) return "";
+
+  std::map<std::string, std::vector<int>> calls;  // call text -> PEs
   for (int pe = 0; pe < topo.n_pes; ++pe) {
-    const CollectiveRecord &r = all[pe];
-    if (r.seq != mine.seq || r.op != mine.op || r.arg[0] != mine.arg[0] ||
-        r.arg[1] != mine.arg[1] || r.history != all[0].history)
-      same = false;
-    std::string text = describe(r);
-    if (r.history != all[0].history) text += " after a different call history";
+    std::string text = describe(all[pe]);
+    if (all[pe].history != all[0].history) text += " after a different call history";
     calls[text].push_back(pe);
   }
-  if (same) return "";
   std::string msg = "PEs disagree on a collective call:";
   for (const auto &[text, pes] : calls) {
     msg += " PE";
