@@ -1,5 +1,6 @@
 #include "runtime/config.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -13,7 +14,8 @@ std::size_t parse_size(const char *name, const char *text) {
   errno = 0;
   char *end = nullptr;
   unsigned long long value = strtoull(text, &end, 10);
-  if (end == text || errno != 0 || text[0] == '-')
+  // strtoull skips blanks and accepts a sign (" -1" is ULLONG_MAX): only digits may lead.
+  if (end == text || errno != 0 || !isdigit(static_cast<unsigned char>(text[0])))
     fail(ISHMEM_ERR_CONFIG, "%s=\"%s\": not a size (bytes, K, M, G or T suffix)", name, text);
   unsigned shift = 0;
   switch (*end) {
