@@ -149,4 +149,6 @@ int ishmem_sync_all(void);
 }
 #endif
 
+#include "ishmem/sync.h" /* atomics, put-with-signal, wait/test */
+
 #endif /* ISHMEM_H */

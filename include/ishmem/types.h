@@ -41,4 +41,34 @@
   X(64, 8)                   \
   X(128, 16)
 
+/* Standard AMO types (OpenSHMEM 1.5, Table 7), also the point-to-point sync types. */
+#define ISHMEMI_AMO_STANDARD_TYPES(X) \
+  X(int, int)                         \
+  X(long, long)                       \
+  X(long long, longlong)              \
+  X(unsigned int, uint)               \
+  X(unsigned long, ulong)             \
+  X(unsigned long long, ulonglong)    \
+  X(int32_t, int32)                   \
+  X(int64_t, int64)                   \
+  X(uint32_t, uint32)                 \
+  X(uint64_t, uint64)                 \
+  X(size_t, size)                     \
+  X(ptrdiff_t, ptrdiff)
+
+/* Extended AMO types: the standard ones plus these (fetch, set and swap only). */
+#define ISHMEMI_AMO_EXTENDED_ONLY_TYPES(X) \
+  X(float, float)                          \
+  X(double, double)
+
+/* Bitwise AMO types (and, or, xor). */
+#define ISHMEMI_AMO_BITWISE_TYPES(X) \
+  X(unsigned int, uint)              \
+  X(unsigned long, ulong)            \
+  X(unsigned long long, ulonglong)   \
+  X(int32_t, int32)                  \
+  X(int64_t, int64)                  \
+  X(uint32_t, uint32)                \
+  X(uint64_t, uint64)
+
 #endif /* ISHMEM_TYPES_H */

@@ -106,6 +106,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.first_local_pe = topo.local_pes[0];
   fast.contiguous = contiguous;
   fast.host_access = rt->backend->host_accessible();
+  fast.direct_atomics = fast.host_access && !rt->remote;
   fast.initialized = true;
   sync_all(*rt);
   log(LogLevel::info, "initialized: %d PEs, %d on this node (slot %d), %s backend, heap %zu bytes",

@@ -30,6 +30,9 @@ struct alignas(64) FastPath {
   int first_local_pe = 0;  // with contiguous, slot = pe - first_local_pe
   bool contiguous = false;
   bool host_access = false;  // heap is CPU-addressable: RMA by loads and stores
+  // CPU atomics serve node-local targets; false with an MPI window, whose atomics would not
+  // be atomic with respect to ours.
+  bool direct_atomics = false;
   bool initialized = false;
 };
 extern FastPath g_fast;

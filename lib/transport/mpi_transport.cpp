@@ -65,6 +65,24 @@ void MpiTransport::get(int pe, std::size_t offset, void *dest, std::size_t bytes
   if (blocking) ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));
 }
 
+void MpiTransport::atomic(int pe, std::size_t offset, MPI_Datatype type, MPI_Op op,
+                          const void *origin, const void *compare, void *result) {
+  MPI_Aint disp = bases_[pe] + static_cast<MPI_Aint>(offset);
+  if (compare)
+    ISHMEMI_CHECK_MPI(MPI_Compare_and_swap(origin, compare, result, type, pe, disp, win_));
+  else
+    ISHMEMI_CHECK_MPI(MPI_Fetch_and_op(origin, result, type, pe, disp, op, win_));
+  ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));
+}
+
+void MpiTransport::flush(int pe) {
+  ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));
+}
+
+void MpiTransport::progress() {
+  ISHMEMI_CHECK_MPI(MPI_Win_sync(win_));
+}
+
 void MpiTransport::flush_all() {
   if (!dirty_) return;
   ISHMEMI_CHECK_MPI(MPI_Win_flush_all(win_));

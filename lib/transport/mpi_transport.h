@@ -22,8 +22,15 @@ class MpiTransport {
   // Blocking forms wait for local completion (put: source reusable; get: data arrived).
   void put(int pe, std::size_t offset, const void *source, std::size_t bytes, bool blocking);
   void get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking);
-  // Completes every outstanding operation at every target.
+  // Atomic read-modify-write of one element at `offset` on `pe` (MPI_Fetch_and_op, or
+  // MPI_Compare_and_swap when `compare` is given); completes before returning.
+  void atomic(int pe, std::size_t offset, MPI_Datatype type, MPI_Op op, const void *origin,
+              const void *compare, void *result);
+  // Completes every outstanding operation at `pe`, or at every target.
+  void flush(int pe);
   void flush_all();
+  // Lets MPI progress incoming one-sided traffic while this PE polls its own memory.
+  void progress();
 
  private:
   MPI_Win win_ = MPI_WIN_NULL;
