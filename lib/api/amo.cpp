@@ -64,6 +64,7 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
       // Open MPI 4.1's osc/rdma crashes on MPI_Compare_and_swap to the calling rank (its
       // shared-memory btl emulates it with a send to a self endpoint it does not have). That
       // emulation runs CPU atomics on this memory, so a CPU compare-and-swap is atomic with it.
+      rt.remote->progress();  // a PE spinning on its own lock still serves its peers
       result = amo_direct(op, dest, value, cond);
       return;
     }

@@ -1,0 +1,187 @@
+// Atomics, put-with-signal and point-to-point synchronization across PEs: the ordering
+// litmus test, contention on one word, a compare-and-swap lock, and every wait/test form.
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+#include "ishmem.h"
+#include "mpi_test_util.h"
+
+using namespace ishmem_test;
+
+namespace {
+
+template <class T>
+T *sym_alloc(std::size_t count) {
+  T *p = static_cast<T *>(ishmem_calloc(count, sizeof(T)));
+  EXPECT_NE(p, nullptr) << ishmemx_last_error();
+  return p;
+}
+
+// Message passing: data, fence, flag. The consumer waits for the flag and must then see the
+// data of that round, never an older one.
+TEST(Sync, MessagePassingLitmus) {
+  const int rounds = 100000;
+  long *data = sym_alloc<long>(4);
+  long *flag = sym_alloc<long>(1);
+  long *ack = sym_alloc<long>(1);
+  ASSERT_TRUE(all_true(data && flag && ack));
+  const int me = my_pe();
+  const bool producer = me % 2 == 0 && me + 1 < n_pes();
+  const bool consumer = me % 2 == 1;
+  long stale = 0;
+  for (long r = 1; r <= rounds && (producer || consumer); ++r) {
+    if (producer) {
+      long out[4] = {r, r * 3, r * 5, r * 7};
+      ASSERT_EQ(ishmem_long_put(data, out, 4, me + 1), ISHMEM_SUCCESS);
+      ASSERT_EQ(ishmem_fence(), ISHMEM_SUCCESS);
+      ASSERT_EQ(ishmem_long_p(flag, r, me + 1), ISHMEM_SUCCESS);
+      ASSERT_EQ(ishmem_long_wait_until(ack, ISHMEM_CMP_EQ, r), ISHMEM_SUCCESS);
+    } else {
+      ASSERT_EQ(ishmem_long_wait_until(flag, ISHMEM_CMP_EQ, r), ISHMEM_SUCCESS);
+      stale += data[0] != r || data[1] != r * 3 || data[2] != r * 5 || data[3] != r * 7;
+      ASSERT_EQ(ishmem_long_p(ack, r, me - 1), ISHMEM_SUCCESS);
+    }
+  }
+  EXPECT_EQ(stale, 0) << "stale reads";
+  EXPECT_TRUE(all_true(stale == 0));
+  ishmem_barrier_all();
+  ishmem_free(ack);
+  ishmem_free(flag);
+  ishmem_free(data);
+}
+
+// Every PE (and, where MPI is not involved, several threads per PE) adds to one word.
+TEST(Sync, FetchAddContention) {
+  long long *counter = sym_alloc<long long>(1);
+  ASSERT_TRUE(all_true(counter != nullptr));
+  const int threads = each_pe_alone() ? 1 : 4;  // MPI is initialized single-threaded
+  const int per_thread = 5000;
+  std::vector<std::thread> pool;
+  std::vector<long long> seen_max(threads, -1);
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (int i = 0; i < per_thread; ++i) {
+        long long old = ishmem_longlong_atomic_fetch_add(counter, 1, 0);
+        if (old > seen_max[t]) seen_max[t] = old;
+      }
+    });
+  for (auto &th : pool) th.join();
+  ishmem_barrier_all();
+  long long total = ishmem_longlong_atomic_fetch(counter, 0);
+  EXPECT_EQ(total, static_cast<long long>(n_pes()) * threads * per_thread);
+  for (long long m : seen_max) EXPECT_LT(m, total);
+  ishmem_barrier_all();
+  ishmem_free(counter);
+}
+
+// A spin lock from compare_swap protects a non-atomic read-modify-write on PE 0.
+TEST(Sync, CompareSwapLock) {
+  long *lock = sym_alloc<long>(1);
+  long *shared = sym_alloc<long>(1);
+  ASSERT_TRUE(all_true(lock && shared));
+  const int iterations = 300;
+  const long me = my_pe() + 1;
+  for (int i = 0; i < iterations; ++i) {
+    while (ishmem_long_atomic_compare_swap(lock, 0, me, 0) != 0) {
+    }
+    long value = ishmem_long_g(shared, 0);
+    ASSERT_EQ(ishmem_long_p(shared, value + 1, 0), ISHMEM_SUCCESS);
+    ASSERT_EQ(ishmem_quiet(), ISHMEM_SUCCESS);
+    ASSERT_EQ(ishmem_long_atomic_swap(lock, 0, 0), me) << "lock stolen";
+  }
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_long_g(shared, 0), static_cast<long>(n_pes()) * iterations);
+  ishmem_barrier_all();
+  ishmem_free(shared);
+  ishmem_free(lock);
+}
+
+// PE 0 and the last PE bounce a buffer with put-with-signal, checking every round's data.
+TEST(Sync, SignalPingPong) {
+  const std::size_t words = 1000;
+  long *buf = sym_alloc<long>(words);
+  uint64_t *sig = sym_alloc<uint64_t>(1);
+  ASSERT_TRUE(all_true(buf && sig));
+  const int me = my_pe(), last = n_pes() - 1;
+  std::vector<long> out(words);
+  long bad = 0;
+  if (last > 0 && (me == 0 || me == last)) {
+    const int peer = me == 0 ? last : 0;
+    for (uint64_t r = 1; r <= 500; ++r) {
+      const bool my_turn = (r % 2 == 1) == (me == 0);
+      if (my_turn) {
+        for (std::size_t i = 0; i < words; ++i) out[i] = static_cast<long>(r * 1000 + i);
+        // The signal counts the messages the receiver got: set it to that count, or add one.
+        int op = r % 4 < 2 ? ISHMEM_SIGNAL_SET : ISHMEM_SIGNAL_ADD;
+        uint64_t value = op == ISHMEM_SIGNAL_SET ? (r + 1) / 2 : 1;
+        int rc = r % 3 ? ishmem_putmem_signal(buf, out.data(), words * sizeof(long), sig, value, op,
+                                              peer)
+                       : ishmem_long_put_signal_nbi(buf, out.data(), words, sig, value, op, peer);
+        ASSERT_EQ(rc, ISHMEM_SUCCESS) << ishmemx_last_error();
+        ishmem_quiet();
+      } else {
+        EXPECT_EQ(ishmem_signal_wait_until(sig, ISHMEM_CMP_GE, (r + 1) / 2), (r + 1) / 2);
+        for (std::size_t i = 0; i < words; ++i) bad += buf[i] != static_cast<long>(r * 1000 + i);
+      }
+    }
+    EXPECT_EQ(ishmem_signal_fetch(sig), 250u);
+  }
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(ishmem_putmem_signal(buf, out.data(), 8, sig, 1, 7, 0), ISHMEM_ERR_INVALID_ARG);
+  ishmem_barrier_all();
+  ishmem_free(sig);
+  ishmem_free(buf);
+}
+
+// The left neighbour sets entries 1 and 3 of this PE's array to 5 and 7; entry 2 is excluded.
+TEST(Sync, WaitAndTestForms) {
+  const std::size_t n = 6;
+  int *ivars = sym_alloc<int>(n);
+  ASSERT_TRUE(all_true(ivars != nullptr));
+  int status[n] = {0, 0, 1, 0, 1, 1};  // consider entries 0, 1 and 3
+  size_t idx[n];
+  EXPECT_EQ(ishmem_int_test(&ivars[1], ISHMEM_CMP_EQ, 5), 0);
+  EXPECT_EQ(ishmem_int_test_any(ivars, n, status, ISHMEM_CMP_GT, 0), SIZE_MAX);
+  EXPECT_EQ(ishmem_int_test_some(ivars, n, idx, status, ISHMEM_CMP_GT, 0), 0u);
+  EXPECT_EQ(ishmem_int_test_all(ivars, n, status, ISHMEM_CMP_EQ, 0), 1);
+  ishmem_barrier_all();
+
+  // Set entry 3 only after the neighbour is (probably) already waiting.
+  ASSERT_EQ(ishmem_int_p(&ivars[1], 5, right_pe()), ISHMEM_SUCCESS);
+  ishmem_quiet();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(ishmem_int_p(&ivars[3], 7, right_pe()), ISHMEM_SUCCESS);
+  ishmem_quiet();
+  // ivars: {0, 5, 0, 7, 0, 0}
+  EXPECT_EQ(ishmem_int_wait_until(&ivars[3], ISHMEM_CMP_EQ, 7), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_int_wait_until_any(ivars, n, status, ISHMEM_CMP_GE, 5) % 2, 1u);
+  std::size_t some = ishmem_int_wait_until_some(ivars, n, idx, status, ISHMEM_CMP_NE, 0);
+  ASSERT_EQ(some, 2u);
+  EXPECT_EQ(idx[0], 1u);
+  EXPECT_EQ(idx[1], 3u);
+  int excluded_all[n] = {1, 1, 1, 1, 1, 1};
+  EXPECT_EQ(ishmem_int_wait_until_any(ivars, n, excluded_all, ISHMEM_CMP_EQ, 1), SIZE_MAX);
+  int first_two[n] = {0, 0, 1, 1, 1, 1};
+  EXPECT_EQ(ishmem_int_wait_until_all(ivars, n, first_two, ISHMEM_CMP_LE, 5), ISHMEM_SUCCESS);
+  const int want[n] = {0, 5, 9, 7, 9, 9};
+  EXPECT_EQ(ishmem_int_wait_until_all_vector(ivars, n, status, ISHMEM_CMP_EQ, want),
+            ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_int_wait_until_any_vector(ivars, n, status, ISHMEM_CMP_GE, want), 0u);
+  EXPECT_EQ(ishmem_int_wait_until_some_vector(ivars, n, idx, status, ISHMEM_CMP_EQ, want), 3u);
+  EXPECT_EQ(ishmem_int_test(&ivars[1], ISHMEM_CMP_EQ, 5), 1);
+  EXPECT_EQ(ishmem_int_test_all(ivars, n, status, ISHMEM_CMP_GE, 5), 0);
+  EXPECT_EQ(ishmem_int_test_any(ivars, n, status, ISHMEM_CMP_GE, 6), 3u);
+  EXPECT_EQ(ishmem_int_test_some(ivars, n, idx, nullptr, ISHMEM_CMP_LT, 1), 4u);
+  EXPECT_EQ(ishmem_int_test_all_vector(ivars, n, status, ISHMEM_CMP_EQ, want), 1);
+  EXPECT_EQ(ishmem_int_test_any_vector(ivars, n, nullptr, ISHMEM_CMP_LT, want), 2u);
+  EXPECT_EQ(ishmem_int_test_some_vector(ivars, n, idx, nullptr, ISHMEM_CMP_LT, want), 3u);
+  EXPECT_EQ(ishmem_int_test(&ivars[0], 42, 0), ISHMEM_ERR_INVALID_ARG);
+  int on_stack = 0;
+  EXPECT_EQ(ishmem_int_wait_until(&on_stack, ISHMEM_CMP_EQ, 0), ISHMEM_ERR_NOT_SYMMETRIC);
+  ishmem_barrier_all();
+  ishmem_free(ivars);
+}
+
+}  // namespace
