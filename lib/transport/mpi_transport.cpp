@@ -1,12 +1,14 @@
 #include "transport/mpi_transport.h"
 
+#include <algorithm>
 #include <climits>
 
 #include "runtime/error.h"
 
 namespace ishmem::detail {
 
-MpiTransport::MpiTransport(MPI_Comm comm, char *local_base) {
+MpiTransport::MpiTransport(MPI_Comm comm, char *local_base)
+    : comm_(comm), local_base_(local_base) {
   int n = 0;
   ISHMEMI_CHECK_MPI(MPI_Comm_size(comm, &n));
   bases_.resize(n);
@@ -30,17 +32,28 @@ MpiTransport::~MpiTransport() {
 
 void MpiTransport::attach(char *addr, std::size_t bytes) {
   ISHMEMI_CHECK_MPI(MPI_Win_attach(win_, addr, static_cast<MPI_Aint>(bytes)));
+  regions_[static_cast<std::size_t>(addr - local_base_)] = bytes;
 }
 
 void MpiTransport::detach(char *addr) {
   ISHMEMI_CHECK_MPI(MPI_Win_detach(win_, addr));
+  regions_.erase(static_cast<std::size_t>(addr - local_base_));
+}
+
+std::size_t MpiTransport::span_at(std::size_t offset) const {
+  // Heaps grow in the same chunks on every PE, so this PE's chunks are the target's too.
+  auto it = regions_.upper_bound(offset);
+  if (it == regions_.begin()) return SIZE_MAX;  // not attached: MPI reports the error
+  --it;
+  std::size_t end = it->first + it->second;
+  return offset < end ? end - offset : SIZE_MAX;
 }
 
 void MpiTransport::put(int pe, std::size_t offset, const void *source, std::size_t bytes,
                        bool blocking) {
   const char *src = static_cast<const char *>(source);
-  while (bytes > 0) {  // MPI counts are int
-    int n = bytes > INT_MAX ? INT_MAX : static_cast<int>(bytes);
+  while (bytes > 0) {  // MPI counts are int; one chunk per call
+    int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
     ISHMEMI_CHECK_MPI(MPI_Put(src, n, MPI_BYTE, pe, bases_[pe] + static_cast<MPI_Aint>(offset), n,
                               MPI_BYTE, win_));
     src += n;
@@ -54,7 +67,7 @@ void MpiTransport::put(int pe, std::size_t offset, const void *source, std::size
 void MpiTransport::get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking) {
   char *dst = static_cast<char *>(dest);
   while (bytes > 0) {
-    int n = bytes > INT_MAX ? INT_MAX : static_cast<int>(bytes);
+    int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
     ISHMEMI_CHECK_MPI(MPI_Get(dst, n, MPI_BYTE, pe, bases_[pe] + static_cast<MPI_Aint>(offset), n,
                               MPI_BYTE, win_));
     dst += n;
@@ -80,7 +93,11 @@ void MpiTransport::flush(int pe) {
 }
 
 void MpiTransport::progress() {
+  // MPI_Win_sync orders memory for the window; the probe runs MPI's progress engine, which
+  // executes peers' emulated atomics aimed at this PE.
   ISHMEMI_CHECK_MPI(MPI_Win_sync(win_));
+  int flag = 0;
+  ISHMEMI_CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &flag, MPI_STATUS_IGNORE));
 }
 
 void MpiTransport::flush_all() {

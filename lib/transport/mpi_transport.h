@@ -5,6 +5,7 @@
 #include "ishmem.h"  // brings in mpi.h without the C++ bindings
 
 #include <cstddef>
+#include <map>
 #include <vector>
 
 namespace ishmem::detail {
@@ -33,8 +34,15 @@ class MpiTransport {
   void progress();
 
  private:
+  // Bytes from `offset` to the end of the attached chunk that holds it: one MPI_Put or MPI_Get
+  // must stay inside one attached region, even where two chunks are adjacent.
+  std::size_t span_at(std::size_t offset) const;
+
+  MPI_Comm comm_;
   MPI_Win win_ = MPI_WIN_NULL;
+  char *local_base_;
   std::vector<MPI_Aint> bases_;
+  std::map<std::size_t, std::size_t> regions_;  // attached chunks, offset -> bytes (every PE)
   bool dirty_ = false;
 };
 
