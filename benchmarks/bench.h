@@ -1,0 +1,312 @@
+/* Shared by the host benchmarks: one API layer over three implementations, options, timing,
+ * medians and OSU-style output. Each benchmark is one C source compiled three times, so ishmem
+ * and its peers run identical loops:
+ *   (default)      ishmem            b_* -> ishmem_*
+ *   -DUSE_OSHMEM   OpenSHMEM (oshcc) b_* -> shmem_*
+ *   -DUSE_MPI      MPI one-sided     b_* -> MPI_Put/MPI_Get/MPI_Win_flush on an
+ *                                    MPI_Win_allocate window, MPI_Barrier
+ * PE 0 initiates and prints; PE 1 is the target. */
+#ifndef ISHMEM_BENCH_H
+#define ISHMEM_BENCH_H
+
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(USE_OSHMEM)
+#include <shmem.h>
+#define B_IMPL "oshmem"
+#define B_OK(call, what) (call)
+static void b_init(size_t heap_bytes) {
+  (void)heap_bytes;
+  shmem_init();
+}
+#define b_finalize() shmem_finalize()
+#define b_abort(status) shmem_global_exit(status)
+#define b_my_pe() shmem_my_pe()
+#define b_n_pes() shmem_n_pes()
+#define b_malloc(n) shmem_malloc(n)
+#define b_free(p) shmem_free(p)
+#define b_ptr(p, pe) shmem_ptr(p, pe)
+#define b_putmem(d, s, n, pe) shmem_putmem(d, s, n, pe)
+#define b_getmem(d, s, n, pe) shmem_getmem(d, s, n, pe)
+#define b_putmem_nbi(d, s, n, pe) shmem_putmem_nbi(d, s, n, pe)
+#define b_getmem_nbi(d, s, n, pe) shmem_getmem_nbi(d, s, n, pe)
+#define b_long_p(d, v, pe) shmem_long_p(d, v, pe)
+#define b_quiet() shmem_quiet()
+#define b_barrier_all() shmem_barrier_all()
+#define b_local_sync() ((void)0)
+
+#elif defined(USE_MPI)
+#include <mpi.h>
+#define B_IMPL "mpi"
+#define B_OK(call, what) (call)
+static MPI_Win b_win;
+static char *b_base;
+static size_t b_used, b_size;
+/* One window for the whole run, locked once (passive target); b_malloc carves it. */
+static void b_init(size_t heap_bytes) {
+  MPI_Init(NULL, NULL);
+  b_size = heap_bytes;
+  MPI_Win_allocate((MPI_Aint)heap_bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &b_base, &b_win);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, b_win);
+}
+static void b_finalize(void) {
+  MPI_Win_unlock_all(b_win);
+  MPI_Win_free(&b_win);
+  MPI_Finalize();
+}
+#define b_abort(status) MPI_Abort(MPI_COMM_WORLD, status)
+static int b_my_pe(void) {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+static int b_n_pes(void) {
+  int n;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+static void *b_malloc(size_t n) {
+  size_t at = (b_used + 4095) & ~(size_t)4095;
+  if (at + n > b_size) return NULL;
+  b_used = at + n;
+  return b_base + at;
+}
+#define b_free(p) ((void)(p))
+#define b_ptr(p, pe) ((void)(p), (void)(pe), (void *)NULL)
+#define B_DISP(d) ((MPI_Aint)((const char *)(d)-b_base))
+#define b_putmem_nbi(d, s, n, pe) \
+  MPI_Put(s, (int)(n), MPI_BYTE, pe, B_DISP(d), (int)(n), MPI_BYTE, b_win)
+#define b_getmem_nbi(d, s, n, pe) \
+  MPI_Get(d, (int)(n), MPI_BYTE, pe, B_DISP(s), (int)(n), MPI_BYTE, b_win)
+#define b_putmem(d, s, n, pe) b_putmem_nbi(d, s, n, pe) /* completed by b_quiet */
+#define b_getmem(d, s, n, pe) (b_getmem_nbi(d, s, n, pe), MPI_Win_flush(pe, b_win))
+#define b_quiet() MPI_Win_flush_all(b_win)
+#define b_barrier_all() MPI_Barrier(MPI_COMM_WORLD)
+#define b_local_sync() MPI_Win_sync(b_win) /* before reading the own window directly */
+
+#else
+#include <ishmem.h>
+#define B_IMPL "ishmem"
+/* Checks a status outside the timed loops (inside them the same call runs unchecked). */
+#define B_OK(call, what)                                                        \
+  do {                                                                          \
+    int rc_ = (call);                                                           \
+    if (rc_ != ISHMEM_SUCCESS) {                                                \
+      fprintf(stderr, "%s failed (%d): %s\n", what, rc_, ishmemx_last_error()); \
+      ishmem_global_exit(1);                                                    \
+    }                                                                           \
+  } while (0)
+/* These benchmarks touch the heap with the CPU: they ask for the host heap unless told
+ * otherwise (a GPU build would pick GPU memory). */
+static void b_init(size_t heap_bytes) {
+  (void)heap_bytes;
+  setenv("ISHMEM_BACKEND", "host", 0);
+  if (ishmem_init() != ISHMEM_SUCCESS) {
+    fprintf(stderr, "ishmem_init: %s\n", ishmemx_last_error());
+    exit(1);
+  }
+  if (strcmp(ishmemx_backend_name(), "host") != 0) {
+    if (ishmem_my_pe() == 0)
+      fprintf(stderr, "host benchmarks need ISHMEM_BACKEND=host (not %s)\n",
+              ishmemx_backend_name());
+    ishmem_global_exit(2);
+  }
+}
+#define b_finalize() ishmem_finalize()
+#define b_abort(status) ishmem_global_exit(status)
+#define b_my_pe() ishmem_my_pe()
+#define b_n_pes() ishmem_n_pes()
+#define b_malloc(n) ishmem_malloc(n)
+#define b_free(p) ishmem_free(p)
+#define b_ptr(p, pe) ishmem_ptr(p, pe)
+#define b_putmem(d, s, n, pe) ishmem_putmem(d, s, n, pe)
+#define b_getmem(d, s, n, pe) ishmem_getmem(d, s, n, pe)
+#define b_putmem_nbi(d, s, n, pe) ishmem_putmem_nbi(d, s, n, pe)
+#define b_getmem_nbi(d, s, n, pe) ishmem_getmem_nbi(d, s, n, pe)
+#define b_long_p(d, v, pe) ishmem_long_p(d, v, pe)
+#define b_quiet() ishmem_quiet()
+#define b_barrier_all() ishmem_barrier_all()
+#define b_local_sync() ((void)0)
+#endif
+
+/* ---- Options ------------------------------------------------------------------------- */
+
+typedef struct {
+  long iters;      /* operations per repetition at sizes up to 8 KiB (halved per doubling) */
+  long warmup;     /* untimed operations before each size */
+  int reps;        /* timed repetitions; the median is reported */
+  int window;      /* non-blocking operations between two quiets in bandwidth loops */
+  size_t min_size; /* size range, powers of two */
+  size_t max_size;
+  int csv;
+} bench_opts;
+
+static size_t b_parse_size(const char *s) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end == 'K' || *end == 'k') v <<= 10;
+  if (*end == 'M' || *end == 'm') v <<= 20;
+  if (*end == 'G' || *end == 'g') v <<= 30;
+  return (size_t)v;
+}
+
+static void b_usage(const char *prog, const char *what) {
+  fprintf(stderr,
+          "usage: %s [--csv] [--iters N] [--warmup N] [--reps N] [--window N]\n"
+          "          [--min-size BYTES] [--max-size BYTES] [--quick]\n"
+          "%s\nSizes take K/M/G suffixes. --quick: --iters 2000 --reps 5 --warmup 100.\n",
+          prog, what);
+}
+
+static bench_opts b_options(int argc, char **argv, size_t min_size, size_t max_size,
+                            const char *what) {
+  bench_opts o = {10000, 200, 5, 64, min_size, max_size, 0};
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--csv")) {
+      o.csv = 1;
+    } else if (!strcmp(a, "--quick")) {
+      o.iters = 2000, o.reps = 5, o.warmup = 100;
+    } else if (v && !strcmp(a, "--iters")) {
+      o.iters = atol(v), ++i;
+    } else if (v && !strcmp(a, "--warmup")) {
+      o.warmup = atol(v), ++i;
+    } else if (v && !strcmp(a, "--reps")) {
+      o.reps = atoi(v), ++i;
+    } else if (v && !strcmp(a, "--window")) {
+      o.window = atoi(v), ++i;
+    } else if (v && !strcmp(a, "--min-size")) {
+      o.min_size = b_parse_size(v), ++i;
+    } else if (v && !strcmp(a, "--max-size")) {
+      o.max_size = b_parse_size(v), ++i;
+    } else {
+      b_usage(argv[0], what);
+      exit(strcmp(a, "--help") && strcmp(a, "-h") ? 2 : 0);
+    }
+  }
+  if (o.iters < 1 || o.reps < 1 || o.reps > 99 || o.window < 1 || o.warmup < 0 ||
+      o.min_size > o.max_size) {
+    b_usage(argv[0], what);
+    exit(2);
+  }
+  return o;
+}
+
+/* Operations per repetition at `size`: o->iters up to 8 KiB, then halved per doubling. */
+static long b_ops(const bench_opts *o, size_t size) {
+  long n = o->iters;
+  for (size_t s = 8192; s < size && n > 10; s <<= 1) n /= 2;
+  return n < 10 ? 10 : n;
+}
+
+/* ---- Timing and output ------------------------------------------------------------------ */
+
+static double b_now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+
+static int b_cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double b_median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, b_cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* `what` describes the loops in one line; printed as a comment above the table. */
+static void b_header(const bench_opts *o, const char *op, const char *what) {
+  if (o->csv) {
+    printf("impl,op,size_bytes,latency_us,bandwidth_MBps\n");
+  } else {
+    printf("# %s %s: %s\n# 2 PEs, PE 0 -> PE 1; median of %d repetitions\n", B_IMPL, op, what,
+           o->reps);
+    printf("# %10s %14s %16s\n", "size(B)", "latency(us)", "bandwidth(MB/s)");
+  }
+  fflush(stdout);
+}
+
+/* A negative figure is printed as empty (CSV) or "-" (table). */
+static void b_row(const bench_opts *o, const char *op, size_t size, double lat_us, double mbps) {
+  if (o->csv) {
+    printf("%s,%s,%zu,", B_IMPL, op, size);
+    if (lat_us >= 0) printf("%.4f", lat_us);
+    printf(",");
+    if (mbps >= 0) printf("%.1f", mbps);
+    printf("\n");
+  } else {
+    printf("  %10zu ", size);
+    if (lat_us >= 0)
+      printf("%14.4f ", lat_us);
+    else
+      printf("%14s ", "-");
+    if (mbps >= 0)
+      printf("%16.1f\n", mbps);
+    else
+      printf("%16s\n", "-");
+  }
+  fflush(stdout); /* OSHMEM may crash in shmem_finalize: figures must be out before it */
+}
+
+/* ---- Helpers ------------------------------------------------------------------------------ */
+
+static inline void b_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
+
+/* Spins on a volatile load until *flag == value; yields now and then so that two PEs sharing
+ * a core still progress. */
+static inline void b_wait_eq(volatile long *flag, long value) {
+  for (int spin = 0; *flag != value; ++spin) {
+    if (spin < 1000) {
+      b_cpu_relax();
+    } else {
+      sched_yield();
+      spin = 0;
+    }
+  }
+}
+
+static void *b_malloc_checked(size_t n) {
+  void *p = b_malloc(n);
+  if (!p) {
+    fprintf(stderr, "%s: symmetric allocation of %zu bytes failed\n", B_IMPL, n);
+    b_abort(1);
+  }
+  return p;
+}
+
+/* A byte pattern that differs per size, so a stale buffer is not mistaken for a fresh one. */
+static void b_fill(unsigned char *p, size_t n, size_t size) {
+  for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)(i * 7 + size * 13 + 1);
+}
+
+static int b_check(const unsigned char *p, size_t n, size_t size) {
+  if (n == 0) return 1;
+  size_t probe[3] = {0, n / 2, n - 1};
+  for (int k = 0; k < 3; ++k)
+    if (p[probe[k]] != (unsigned char)(probe[k] * 7 + size * 13 + 1)) return 0;
+  return 1;
+}
+
+static void b_require_two_pes(void) {
+  if (b_n_pes() != 2) {
+    if (b_my_pe() == 0) fprintf(stderr, "%s: run with exactly 2 PEs\n", B_IMPL);
+    b_abort(2);
+  }
+}
+
+#endif /* ISHMEM_BENCH_H */

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Runs the host benchmarks of ishmem and its peers (Open MPI's OSHMEM, MPI one-sided) back to
+# back on 2 PEs and prints one comparison table per operation, with ratios, then the
+# performance targets (docs/PERFORMANCE.md). Builds nothing: build first with
+#   cmake -B build -G Ninja -DISHMEM_GPU=none && cmake --build build
+#
+# usage: benchmarks/run-host.sh [--quick] [--csv] [BUILD_DIR]     (BUILD_DIR defaults to ./build)
+#   --quick  fewer iterations (well under a minute in all)
+#   --csv    print every row as CSV (impl,op,size_bytes,latency_us,bandwidth_MBps) instead
+# Environment: BENCH_MPIRUN_ARGS  extra mpirun/oshrun arguments (e.g. "--mca osc sm").
+# Exit status: non-zero if an ishmem program fails; peers' failures are reported, not fatal
+# (Open MPI 4.1's OSHMEM may crash in shmem_finalize after printing its figures).
+set -u
+quick=0 csv=0 build=""
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    --csv) csv=1 ;;
+    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run-host.sh: unknown option $arg" >&2; exit 2 ;;
+    *) build="$arg" ;;
+  esac
+done
+build="${build:-build}"
+bench="$build/benchmarks"
+if [ ! -x "$bench/ishmem-bench-put" ]; then
+  echo "run-host.sh: no benchmarks in $bench; build first (cmake --build $build)" >&2
+  exit 2
+fi
+command -v mpirun >/dev/null || { echo "run-host.sh: mpirun not found" >&2; exit 2; }
+
+# Open MPI refuses root, and more ranks than cores, unless told.
+if [ "$(id -u)" -eq 0 ]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+export OMPI_MCA_rmaps_base_oversubscribe="${OMPI_MCA_rmaps_base_oversubscribe:-1}"
+bind=(--bind-to none)
+[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] && bind=(--bind-to core)
+read -r -a extra <<<"${BENCH_MPIRUN_ARGS:-}"
+args=(--csv)
+limit=600
+if [ "$quick" -eq 1 ]; then
+  args+=(--quick)
+  limit=60
+fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+status=0
+notes=()
+
+# run IMPL PROGRAM: runs IMPL-bench-PROGRAM on 2 PEs and appends its rows to $tmp/all.csv.
+run() {
+  local impl="$1" prog="$2" exe="$bench/$1-bench-$2" launcher=mpirun rc
+  if [ ! -x "$exe" ]; then
+    [ "$impl" = ishmem ] && { notes+=("ishmem-bench-$prog is missing"); status=1; }
+    return 0
+  fi
+  if [ "$impl" = oshmem ]; then
+    command -v oshrun >/dev/null || return 0
+    launcher=oshrun
+  fi
+  timeout "$limit" "$launcher" -np 2 "${bind[@]}" "${extra[@]}" "$exe" "${args[@]}" \
+    >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  grep -E "^$impl,$prog," "$tmp/out" >"$tmp/rows"
+  cat "$tmp/rows" >>"$tmp/all.csv"
+  if [ -s "$tmp/rows" ] && [ "$rc" -eq 0 ]; then return 0; fi
+  if [ "$impl" = ishmem ]; then
+    status=1
+    notes+=("FAILED: ishmem-bench-$prog (exit $rc)")
+    { echo "== ishmem-bench-$prog failed (exit $rc):"; tail -n 20 "$tmp/err"; } >&2
+  elif [ -s "$tmp/rows" ]; then
+    notes+=("$impl-bench-$prog exited with status $rc after printing its figures (kept)")
+  else
+    notes+=("$impl-bench-$prog failed (exit $rc) and gave no figures")
+  fi
+}
+
+: >"$tmp/all.csv"
+for prog in put get barrier malloc p_pingpong; do
+  run ishmem "$prog"
+  [ "$prog" = put ] && run ishmem memcpy
+  run oshmem "$prog"
+  run mpi "$prog"
+done
+
+if [ "$csv" -eq 1 ]; then
+  echo "impl,op,size_bytes,latency_us,bandwidth_MBps"
+  cat "$tmp/all.csv"
+  for n in "${notes[@]}"; do echo "run-host.sh: $n" >&2; done
+  exit "$status"
+fi
+
+awk -F, -v quick="$quick" '
+  # The memcpy reference is shown as a peer of put.
+  { impl = $1; op = $2
+    if (op == "memcpy") { impl = "memcpy"; op = "put" }
+    key = impl SUBSEP op SUBSEP $3
+    lat[key] = $4; bw[key] = $5; have[impl, op] = 1
+    if (!((op, $3) in seen)) { seen[op, $3] = 1; sizes[op] = sizes[op] " " $3 } }
+  function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2f", a / b) }
+  function table(op, kind, title, peers,   n, p, s, i, k, line, v, mine) {
+    n = split(peers, p, " ")
+    printf "\n== %s\n%10s %12s", title, "size(B)", "ishmem"
+    for (i = 1; i <= n; ++i) if (have[p[i], op]) printf " %12s %6s", p[i], "ratio"
+    printf "\n"
+    split(substr(sizes[op], 2), s, " ")
+    for (k = 1; k in s; ++k) {
+      mine = kind == "lat" ? lat["ishmem", op, s[k]] : bw["ishmem", op, s[k]]
+      line = sprintf("%10s %12s", s[k], mine == "" ? "-" : mine)
+      for (i = 1; i <= n; ++i) {
+        if (!have[p[i], op]) continue
+        v = kind == "lat" ? lat[p[i], op, s[k]] : bw[p[i], op, s[k]]
+        line = line sprintf(" %12s %6s", v == "" ? "-" : v, ratio(mine, v))
+      }
+      print line
+    }
+  }
+  function target(what, value, pass, goal) {
+    printf "%-46s %8s  %-5s (goal %s)\n", what, value, value == "-" ? "n/a" : (pass ? "PASS" : "FAIL"), goal
+  }
+  END {
+    print "ishmem vs peers on 2 PEs" (quick ? " (--quick)" : "") "; figures are medians;"
+    print "ratio = ishmem / peer: below 1 is faster for latency, above 1 is faster for bandwidth"
+    table("put", "lat", "put latency (us): putmem + quiet", "oshmem mpi memcpy")
+    table("put", "bw", "put bandwidth (MB/s): putmem_nbi x 64 + quiet", "oshmem mpi memcpy")
+    table("get", "lat", "get latency (us): getmem", "oshmem mpi")
+    table("get", "bw", "get bandwidth (MB/s): getmem_nbi x 64 + quiet", "oshmem mpi")
+    table("barrier", "lat", "barrier_all latency (us) (mpi: MPI_Barrier)", "oshmem mpi")
+    table("malloc", "lat", "malloc + free latency (us)", "oshmem")
+    table("p_pingpong", "lat", "long_p ping-pong, one-way latency (us)", "oshmem")
+
+    print "\n== targets"
+    r = ratio(lat["ishmem", "put", 8], lat["oshmem", "put", 8])
+    target("put + quiet 8 B, ishmem / oshmem", r, r + 0 <= 0.5, "<= 0.50")
+    r = ratio(lat["ishmem", "barrier", 0], lat["mpi", "barrier", 0])
+    target("barrier_all, ishmem / MPI_Barrier", r, r + 0 <= 0.5, "<= 0.50")
+    r = ratio(lat["ishmem", "malloc", 1048576], lat["oshmem", "malloc", 1048576])
+    target("malloc + free 1 MiB, ishmem / oshmem", r, r + 0 <= 1.0, "<= 1.00")
+    worst = "-"
+    split(substr(sizes["put"], 2), s, " ")
+    for (k = 1; k in s; ++k) {
+      if (s[k] + 0 < 1048576) continue
+      r = ratio(bw["ishmem", "put", s[k]], bw["memcpy", "put", s[k]])
+      if (r != "-" && (worst == "-" || r + 0 < worst + 0)) worst = r
+    }
+    target("put bandwidth >= 1 MiB, worst ishmem / memcpy", worst, worst + 0 >= 0.9, ">= 0.90")
+  }' "$tmp/all.csv"
+
+if [ "${#notes[@]}" -gt 0 ]; then
+  echo
+  for n in "${notes[@]}"; do echo "note: $n"; done
+fi
+exit "$status"
