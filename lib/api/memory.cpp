@@ -60,8 +60,11 @@ void *aligned_malloc(std::size_t size, std::size_t align, const char *fn) {
   if (size == 0) return nullptr;
   if (align == 0 || (align & (align - 1)) != 0)
     fail(ISHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", fn, align);
-  if (align > rt.heap->stride())
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: alignment %zu exceeds the heap", fn, align);
+  if (align > rt.heap->base_alignment())
+    fail(ISHMEM_ERR_INVALID_ARG,
+         "%s: alignment %zu exceeds the heap's base alignment %zu (the largest power of two "
+         "dividing ISHMEM_SYMMETRIC_SIZE)",
+         fn, align, rt.heap->base_alignment());
   return rt.heap->local_base() + allocate(rt, size, align, fn);
 }
 

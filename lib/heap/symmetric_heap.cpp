@@ -1,5 +1,7 @@
 #include "heap/symmetric_heap.h"
 
+#include <cstdint>
+
 #include "runtime/error.h"
 
 namespace ishmem::detail {
@@ -19,17 +21,24 @@ SymmetricHeap::SymmetricHeap(Backend &backend, PeerMesh &mesh, const MpiBootstra
       my_slot_(boot.topology().local_rank),
       n_slots_(boot.topology().n_local),
       stride_(round_up(capacity, backend.granularity())),
-      min_growth_(round_up(min_growth, backend.granularity())) {
-  if (stride_ > SIZE_MAX / static_cast<std::size_t>(n_slots_))
+      min_growth_(round_up(min_growth, backend.granularity())),
+      base_align_(stride_ & (~stride_ + 1)) {
+  // Reserve room to start the window at a multiple of base_align_: the reservation itself is
+  // only page (or GPU granule) aligned, and ishmem_align promises aligned addresses.
+  const std::size_t room = base_align_ > backend.granularity() ? base_align_ : 0;
+  if (stride_ > (SIZE_MAX - room) / static_cast<std::size_t>(n_slots_))
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_SYMMETRIC_SIZE=%zu times %d local PEs overflows", capacity,
          n_slots_);
-  window_ = static_cast<char *>(backend_.reserve(stride_ * static_cast<std::size_t>(n_slots_)));
+  reserved_bytes_ = stride_ * static_cast<std::size_t>(n_slots_) + room;
+  reservation_ = static_cast<char *>(backend_.reserve(reserved_bytes_));
+  const std::size_t misalign = reinterpret_cast<std::uintptr_t>(reservation_) % base_align_;
+  window_ = reservation_ + (misalign ? base_align_ - misalign : 0);
 }
 
 SymmetricHeap::~SymmetricHeap() {
   try {
     trim(0);
-    backend_.unreserve(window_, stride_ * static_cast<std::size_t>(n_slots_));
+    backend_.unreserve(reservation_, reserved_bytes_);
   } catch (const Error &e) {
     log(LogLevel::error, "releasing the heap: %s", e.what());
   }

@@ -29,6 +29,9 @@ class SymmetricHeap {
 
   char *window() const { return window_; }
   std::size_t stride() const { return stride_; }
+  // Every slot starts at a multiple of this (the largest power of two dividing the stride), so
+  // an offset aligned to it or less gives an equally aligned address on every PE.
+  std::size_t base_alignment() const { return base_align_; }
   char *local_base() const { return window_ + stride_ * static_cast<std::size_t>(my_slot_); }
   std::size_t committed() const { return committed_; }
   std::size_t chunk_count() const { return chunks_.size(); }
@@ -58,6 +61,9 @@ class SymmetricHeap {
   int n_slots_;
   std::size_t stride_;
   std::size_t min_growth_;
+  std::size_t base_align_;
+  char *reservation_ = nullptr;  // what the backend reserved: the window and room to align it
+  std::size_t reserved_bytes_ = 0;
   char *window_ = nullptr;
   std::size_t committed_ = 0;
   std::uint64_t exchange_tag_ = 0;
