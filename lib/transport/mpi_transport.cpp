@@ -7,8 +7,7 @@
 
 namespace ishmem::detail {
 
-MpiTransport::MpiTransport(MPI_Comm comm, char *local_base)
-    : comm_(comm), local_base_(local_base) {
+MpiTransport::MpiTransport(MPI_Comm comm, char *local_base) : comm_(comm), local_base_(local_base) {
   int n = 0;
   ISHMEMI_CHECK_MPI(MPI_Comm_size(comm, &n));
   bases_.resize(n);
@@ -49,33 +48,32 @@ std::size_t MpiTransport::span_at(std::size_t offset) const {
   return offset < end ? end - offset : SIZE_MAX;
 }
 
-void MpiTransport::put(int pe, std::size_t offset, const void *source, std::size_t bytes,
-                       bool blocking) {
-  const char *src = static_cast<const char *>(source);
-  while (bytes > 0) {  // MPI counts are int; one chunk per call
+void MpiTransport::transfer(bool is_put, int pe, std::size_t offset, char *local, std::size_t bytes,
+                            bool blocking) {
+  while (bytes > 0) {  // MPI counts are int; one attached chunk per call
     int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
-    ISHMEMI_CHECK_MPI(MPI_Put(src, n, MPI_BYTE, pe, bases_[pe] + static_cast<MPI_Aint>(offset), n,
-                              MPI_BYTE, win_));
-    src += n;
+    MPI_Aint disp = bases_[pe] + static_cast<MPI_Aint>(offset);
+    if (is_put)
+      ISHMEMI_CHECK_MPI(MPI_Put(local, n, MPI_BYTE, pe, disp, n, MPI_BYTE, win_));
+    else
+      ISHMEMI_CHECK_MPI(MPI_Get(local, n, MPI_BYTE, pe, disp, n, MPI_BYTE, win_));
+    local += n;
     offset += n;
     bytes -= n;
   }
   dirty_ = true;
-  if (blocking) ISHMEMI_CHECK_MPI(MPI_Win_flush_local(pe, win_));
+  // A blocking put needs only its source back (local completion); a get needs the data.
+  if (blocking && is_put) ISHMEMI_CHECK_MPI(MPI_Win_flush_local(pe, win_));
+  if (blocking && !is_put) ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));
+}
+
+void MpiTransport::put(int pe, std::size_t offset, const void *source, std::size_t bytes,
+                       bool blocking) {
+  transfer(true, pe, offset, static_cast<char *>(const_cast<void *>(source)), bytes, blocking);
 }
 
 void MpiTransport::get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking) {
-  char *dst = static_cast<char *>(dest);
-  while (bytes > 0) {
-    int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
-    ISHMEMI_CHECK_MPI(MPI_Get(dst, n, MPI_BYTE, pe, bases_[pe] + static_cast<MPI_Aint>(offset), n,
-                              MPI_BYTE, win_));
-    dst += n;
-    offset += n;
-    bytes -= n;
-  }
-  dirty_ = true;
-  if (blocking) ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));
+  transfer(false, pe, offset, static_cast<char *>(dest), bytes, blocking);
 }
 
 void MpiTransport::atomic(int pe, std::size_t offset, MPI_Datatype type, MPI_Op op,

@@ -34,6 +34,8 @@ class MpiTransport {
   void progress();
 
  private:
+  void transfer(bool is_put, int pe, std::size_t offset, char *local, std::size_t bytes,
+                bool blocking);
   // Bytes from `offset` to the end of the attached chunk that holds it: one MPI_Put or MPI_Get
   // must stay inside one attached region, even where two chunks are adjacent.
   std::size_t span_at(std::size_t offset) const;
