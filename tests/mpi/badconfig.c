@@ -1,0 +1,63 @@
+/* A bad ISHMEM_* variable on one PE fails ishmem_init on every PE (none waits forever), the
+ * error names the variable, and after the environment is fixed the library initializes. The
+ * program initializes MPI itself so that it can give only the last PE the bad value. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ishmem.h"
+
+static int failures = 0;
+
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "%s:%d: check failed: %s (last error: \"%s\")\n", __FILE__, __LINE__, #cond, \
+              ishmemx_last_error());                                                               \
+      ++failures;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+int main(int argc, char **argv) {
+  int rank = 0, size = 0, rc, any = 0;
+  ishmemx_init_attr_t attr;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  attr.comm = MPI_COMM_WORLD;
+
+  if (rank == size - 1) setenv("ISHMEM_CHUNK_SIZE", "12Q", 1);
+  rc = ishmemx_init_attr(&attr);
+  CHECK(rc == ISHMEM_ERR_CONFIG);
+  if (rank == size - 1)
+    CHECK(strstr(ishmemx_last_error(), "ISHMEM_CHUNK_SIZE") != NULL);
+  else
+    CHECK(strstr(ishmemx_last_error(), "another PE") != NULL);
+  CHECK(ishmem_n_pes() == -1);
+  CHECK(ishmem_malloc(64) == NULL);
+
+  /* Fixed: the library initializes and works. */
+  unsetenv("ISHMEM_CHUNK_SIZE");
+  CHECK(ishmemx_init_attr(&attr) == ISHMEM_SUCCESS);
+  CHECK(ishmem_n_pes() == size && ishmem_my_pe() == rank);
+  {
+    int *sym = (int *)ishmem_malloc(sizeof(int));
+    CHECK(sym != NULL);
+    if (sym) {
+      CHECK(ishmem_int_p(sym, rank, (rank + 1) % size) == ISHMEM_SUCCESS);
+      CHECK(ishmem_barrier_all() == ISHMEM_SUCCESS);
+      CHECK(*sym == (rank + size - 1) % size);
+      CHECK(ishmem_free(sym) == ISHMEM_SUCCESS);
+    }
+  }
+  CHECK(ishmem_finalize() == ISHMEM_SUCCESS);
+  {
+    int finalized = 1;
+    MPI_Finalized(&finalized);
+    CHECK(!finalized); /* the program initialized MPI, so the program finalizes it */
+  }
+  MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  if (failures) fprintf(stderr, "PE %d: %d checks failed\n", rank, failures);
+  return any ? 1 : 0;
+}

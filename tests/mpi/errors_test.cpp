@@ -1,0 +1,191 @@
+// Error paths: each returns a status (or NULL) on every PE that made the call, says why in
+// ishmemx_last_error(), and leaves the library usable, with the PEs' heaps still identical.
+// ctest runs this program with ISHMEM_SYMMETRIC_SIZE=64M and ISHMEM_LOG=none.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mpi_test_util.h"
+
+using namespace ishmem_test;
+
+namespace {
+
+bool error_mentions(const std::string &text) {
+  return std::string(ishmemx_last_error()).find(text) != std::string::npos;
+}
+
+// A fresh allocation lands at the same offset on every PE, and the data moves.
+void expect_heap_usable() {
+  long *p = static_cast<long *>(ishmem_malloc(4096));
+  EXPECT_TRUE(all_true(p != nullptr)) << ishmemx_last_error();
+  EXPECT_TRUE(all_equal(p ? heap_offset(p) : -1));
+  if (!all_true(p != nullptr)) return;
+  EXPECT_EQ(ishmem_long_p(p, 7L + my_pe(), right_pe()), ISHMEM_SUCCESS);
+  ishmem_barrier_all();
+  EXPECT_EQ(*p, 7L + left_pe());
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(p), ISHMEM_SUCCESS);
+}
+
+TEST(Errors, MallocZeroIsNull) {
+  EXPECT_EQ(ishmem_malloc(0), nullptr);
+  expect_heap_usable();
+}
+
+TEST(Errors, TooLargeIsNullEverywhere) {
+  const std::size_t heap = symmetric_size();
+  for (std::size_t bytes : {SIZE_MAX / 2, SIZE_MAX, heap + 1, heap + 4096}) {
+    EXPECT_EQ(ishmem_malloc(bytes), nullptr) << bytes;
+    EXPECT_TRUE(error_mentions("ISHMEM_SYMMETRIC_SIZE")) << ishmemx_last_error();
+    EXPECT_TRUE(error_mentions(std::to_string(bytes))) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_align(4096, bytes), nullptr) << bytes;
+    EXPECT_EQ(ishmem_calloc(bytes, 1), nullptr) << bytes;
+  }
+  // Exactly the whole heap fits (when nothing else is allocated).
+  void *all = ishmem_malloc(heap);
+  EXPECT_TRUE(all_true(all != nullptr)) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_malloc(64), nullptr);  // full
+  EXPECT_EQ(ishmem_free(all), ISHMEM_SUCCESS);
+  expect_heap_usable();
+}
+
+TEST(Errors, MismatchedMallocFailsOnEveryPe) {
+  if (!all_true(n_pes() > 1)) GTEST_SKIP() << "needs two PEs";
+  const std::size_t size = my_pe() == 0 ? 1024 : 2048;
+  void *p = ishmem_malloc(size);
+  EXPECT_EQ(p, nullptr);
+  const std::string why = ishmemx_last_error();
+  EXPECT_TRUE(error_mentions("PE 0 called ishmem_malloc(1024")) << why;
+  EXPECT_TRUE(error_mentions(n_pes() == 2 ? "PE 1 called ishmem_malloc(2048" : "PEs 1,2")) << why;
+  EXPECT_TRUE(error_mentions("2048")) << why;
+  // The same text on every PE, after the "[ishmem pe N] " prefix.
+  const std::string text = why.substr(why.find("] ") + 1);
+  EXPECT_TRUE(all_equal(static_cast<long long>(std::hash<std::string>()(text)))) << text;
+  if (!all_true(p == nullptr)) return;
+  expect_heap_usable();
+  // Offsets agree again: a few allocations land at the same offsets on every PE.
+  void *a = ishmem_malloc(100), *b = ishmem_malloc(5000), *c = ishmem_align(4096, 10);
+  EXPECT_TRUE(all_true(a && b && c));
+  EXPECT_TRUE(all_equal(heap_offset(a)));
+  EXPECT_TRUE(all_equal(heap_offset(b)));
+  EXPECT_TRUE(all_equal(heap_offset(c)));
+  EXPECT_EQ(ishmem_free(c), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(b), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(a), ISHMEM_SUCCESS);
+}
+
+TEST(Errors, MismatchedCallsFailOnEveryPe) {
+  if (!all_true(n_pes() > 1)) GTEST_SKIP() << "needs two PEs";
+  char *a = static_cast<char *>(ishmem_malloc(64));
+  char *b = static_cast<char *>(ishmem_malloc(64));
+  ASSERT_TRUE(all_true(a && b));
+  // Different pointers to free: nothing is freed anywhere.
+  EXPECT_EQ(ishmem_free(my_pe() == 0 ? a : b), ISHMEM_ERR_MISMATCH);
+  EXPECT_TRUE(error_mentions("ishmem_free")) << ishmemx_last_error();
+  // Different calls: PE 0 allocates while the others free.
+  if (my_pe() == 0) {
+    EXPECT_EQ(ishmem_malloc(64), nullptr);
+  } else {
+    EXPECT_EQ(ishmem_free(a), ISHMEM_ERR_MISMATCH);
+  }
+  EXPECT_TRUE(error_mentions("ishmem_malloc(64")) << ishmemx_last_error();
+  EXPECT_TRUE(error_mentions("ishmem_free(")) << ishmemx_last_error();
+  // Both blocks are still allocated: freeing each works once.
+  EXPECT_EQ(ishmem_free(a), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(b), ISHMEM_SUCCESS);
+  expect_heap_usable();
+}
+
+TEST(Errors, BadPe) {
+  long *sym = static_cast<long *>(ishmem_malloc(64 * sizeof(long)));
+  ASSERT_TRUE(all_true(sym != nullptr));
+  long src[4] = {1, 2, 3, 4};
+  for (int pe : {-1, n_pes(), n_pes() + 100, INT32_MIN}) {
+    SCOPED_TRACE(pe);
+    EXPECT_EQ(ishmem_putmem(sym, src, sizeof src, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(std::to_string(pe))) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_getmem(src, sym, sizeof src, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_EQ(ishmem_putmem_nbi(sym, src, sizeof src, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_EQ(ishmem_getmem_nbi(src, sym, sizeof src, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_EQ(ishmem_long_put(sym, src, 4, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_EQ(ishmem_long_get(src, sym, 4, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_EQ(ishmem_long_p(sym, 5, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_EQ(ishmem_long_iput(sym, src, 2, 1, 2, pe), ISHMEM_ERR_INVALID_PE);
+    EXPECT_EQ(ishmem_put32(sym, src, 2, pe), ISHMEM_ERR_INVALID_PE);
+  }
+  EXPECT_EQ(src[0], 1);  // failed gets wrote nothing
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
+TEST(Errors, NotSymmetric) {
+  char *sym = static_cast<char *>(ishmem_malloc(4096));
+  ASSERT_TRUE(all_true(sym != nullptr));
+  char on_stack[64] = {};
+  std::vector<char> on_host(64, 'h');
+  const int pe = right_pe();
+  EXPECT_EQ(ishmem_putmem(on_stack, on_host.data(), 8, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("symmetric heap")) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_getmem(on_host.data(), on_stack, 8, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_EQ(ishmem_putmem(on_host.data(), sym, 8, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_EQ(ishmem_putmem_nbi(on_stack, sym, 8, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_EQ(ishmem_char_p(on_stack, 'x', pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_EQ(ishmem_int_iget(reinterpret_cast<int *>(on_stack), reinterpret_cast<int *>(on_stack), 1,
+                            1, 2, pe),
+            ISHMEM_ERR_NOT_SYMMETRIC);
+  // A range that starts inside the heap and runs past its end.
+  char *heap_end = sym - heap_offset(sym) + symmetric_size();
+  EXPECT_EQ(ishmem_putmem(heap_end - 4, on_host.data(), 8, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_EQ(ishmem_getmem(on_host.data(), heap_end - 4, 8, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_EQ(ishmem_putmem(heap_end, on_host.data(), 1, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_EQ(on_stack[0], 0);
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
+TEST(Errors, ZeroLengthWithNullPointersSucceeds) {
+  const int pe = right_pe();
+  EXPECT_EQ(ishmem_putmem(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_getmem(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_putmem_nbi(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_getmem_nbi(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_double_put(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_uint64_get(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_short_iput(nullptr, nullptr, 1, 1, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_put128(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_quiet(), ISHMEM_SUCCESS);
+}
+
+TEST(Errors, FreeOfNonHeapPointerFailsEverywhere) {
+  int on_stack = 0;
+  EXPECT_EQ(ishmem_free(&on_stack), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("ishmem_free")) << ishmemx_last_error();
+  char *p = static_cast<char *>(ishmem_malloc(256));
+  ASSERT_TRUE(all_true(p != nullptr));
+  EXPECT_EQ(ishmem_free(p + 64), ISHMEM_ERR_NOT_SYMMETRIC);  // inside a block
+  EXPECT_EQ(ishmem_realloc(&on_stack, 100), nullptr);
+  EXPECT_TRUE(error_mentions("ishmem_realloc")) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_free(p), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(p), ISHMEM_ERR_NOT_SYMMETRIC);  // twice
+  expect_heap_usable();
+}
+
+TEST(Errors, SecondInitFails) {
+  EXPECT_NE(ishmem_init(), ISHMEM_SUCCESS);
+  EXPECT_TRUE(error_mentions("already initialized")) << ishmemx_last_error();
+  ishmemx_init_attr_t attr = {MPI_COMM_NULL};
+  EXPECT_EQ(ishmemx_init_attr(&attr), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmemx_init_attr(nullptr), ISHMEM_ERR_INVALID_ARG);
+  expect_heap_usable();
+}
+
+TEST(Errors, HeapIsEmptyAndConsistentAfterAllErrors) {
+  void *p = ishmem_malloc(64);
+  EXPECT_TRUE(all_true(p != nullptr));
+  EXPECT_EQ(heap_offset(p), 0) << "an earlier error left memory allocated";
+  EXPECT_EQ(ishmem_free(p), ISHMEM_SUCCESS);
+}
+
+}  // namespace
