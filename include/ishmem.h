@@ -145,6 +145,21 @@ int ishmem_barrier_all(void);
 /* Collective: wait until every PE has arrived (no completion of outstanding puts). */
 int ishmem_sync_all(void);
 
+/* ---- GPU streams (ishmemx) -------------------------------------------------------------- */
+
+/* Stream-ordered calls; `stream` is a cudaStream_t or hipStream_t passed as void* (NULL: the
+ * default stream), so this header needs no GPU headers. With a GPU backend each call is
+ * enqueued on the stream and returns at once (the copy engine moves the data); with the
+ * host backend they act at once, like their blocking twins. */
+int ishmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, void *stream);
+int ishmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, void *stream);
+/* Completes, in stream order, the RMA enqueued on `stream` before it and the stores of the
+ * kernels before it. */
+int ishmemx_quiet_on_stream(void *stream);
+/* Collective: work after it on `stream` starts once every PE's stream has reached its
+ * matching call, and what came before on every PE's stream is complete. */
+int ishmemx_barrier_all_on_stream(void *stream);
+
 #ifdef __cplusplus
 }
 #endif

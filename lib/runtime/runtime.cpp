@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "runtime/error.h"
+#include "runtime/gpu_runtime.h"
 #include "runtime/sync.h"
 
 namespace ishmem::detail {
@@ -108,6 +109,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.host_access = rt->backend->host_accessible();
   fast.direct_atomics = fast.host_access && !rt->remote;
   fast.initialized = true;
+  gpu_runtime_init(*rt, fast);  // device state and stream barriers (GPU backends only)
   sync_all(*rt);
   log(LogLevel::info, "initialized: %d PEs, %d on this node (slot %d), %s backend, heap %zu bytes",
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());
@@ -119,6 +121,7 @@ void runtime_finalize() {
   Runtime &rt = runtime();
   quiet(rt);
   sync_all(rt);
+  gpu_runtime_finalize();
   g_fast = FastPath{};
   g_rt = nullptr;
   std::unique_ptr<Runtime> owned(&rt);

@@ -1,0 +1,196 @@
+// Device put (or, with --get, get) bandwidth, 8 B to 1 GiB, by thread, warp and block scope
+// and grid size, PE 0 to PE 1. Beside them, in the same run and between the same buffers,
+// the limits: the copy engine (cudaMemcpyAsync / hipMemcpyAsync device to device into the
+// peer's mapping) and a plain 16-byte load/store kernel.
+//   usage: mpirun -np 2 ishmem-gpu-bench-put [--get] [--max BYTES]
+// Rows: op scope blocks threads bytes usec GB/s (median of timed runs after a warm-up).
+#include <cinttypes>
+
+#include "gpu_bench.h"
+
+using namespace gpu_bench;
+
+namespace {
+
+enum Scope { kThread, kWarp, kBlock };
+const char *scope_name(Scope s) { return s == kThread ? "thread" : s == kWarp ? "warp" : "block"; }
+
+constexpr unsigned kThreads = 1024;
+
+// Group g of `groups` moves bytes [g * slice, min((g + 1) * slice, bytes)).
+template <Scope S, bool GET>
+__global__ void rma_kernel(char *sym, char *local, std::size_t bytes, std::size_t slice,
+                           std::size_t groups, int peer) {
+  std::size_t g = S == kThread ? blockIdx.x * (std::size_t)blockDim.x + threadIdx.x
+                  : S == kWarp ? (blockIdx.x * (std::size_t)blockDim.x + threadIdx.x) / warpSize
+                               : blockIdx.x;
+  if (g >= groups) return;  // whole groups leave together
+  std::size_t off = g * slice;
+  std::size_t n = bytes - off < slice ? bytes - off : slice;
+  if (S == kThread) {
+    GET ? ishmem_getmem(local + off, sym + off, n, peer) : ishmem_putmem(sym + off, local + off, n, peer);
+  } else if (S == kWarp) {
+    GET ? ishmemx_getmem_warp(local + off, sym + off, n, peer)
+        : ishmemx_putmem_warp(sym + off, local + off, n, peer);
+  } else {
+    GET ? ishmemx_getmem_block(local + off, sym + off, n, peer)
+        : ishmemx_putmem_block(sym + off, local + off, n, peer);
+  }
+}
+
+// The plain store kernel: 16-byte loads and stores over a grid-stride loop, bytes tail.
+__global__ void store16(char *dst, const char *src, std::size_t bytes) {
+  std::size_t nv = bytes / 16, stride = (std::size_t)gridDim.x * blockDim.x;
+  uint4 *d = (uint4 *)dst;
+  const uint4 *s = (const uint4 *)src;
+  for (std::size_t i = blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < nv; i += stride)
+    d[i] = s[i];
+  for (std::size_t i = nv * 16 + blockIdx.x * (std::size_t)blockDim.x + threadIdx.x; i < bytes;
+       i += stride)
+    dst[i] = src[i];
+}
+
+struct Config {
+  Scope scope;
+  unsigned max_blocks;
+};
+
+struct Row {
+  std::string what;
+  unsigned blocks;
+  std::size_t bytes;
+  double us;
+};
+
+template <bool GET>
+void launch_rma(Scope s, unsigned blocks, char *sym, char *local, std::size_t bytes,
+                std::size_t slice, std::size_t groups, int peer, gpuStream_t stream) {
+  switch (s) {
+    case kThread:
+      rma_kernel<kThread, GET><<<blocks, kThreads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
+      break;
+    case kWarp:
+      rma_kernel<kWarp, GET><<<blocks, kThreads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
+      break;
+    case kBlock:
+      rma_kernel<kBlock, GET><<<blocks, kThreads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
+      break;
+  }
+  BENCH_LAUNCHED();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  if (!start("ishmem-gpu-bench-put")) return 0;
+  const bool get = has_flag(argc, argv, "--get");
+  const std::size_t max_bytes = size_arg(argc, argv, "--max", std::size_t{1} << 30);
+  const char *op = get ? "get" : "put";
+  const int me = ishmem_my_pe(), peer = 1;
+
+  int device = 0, warp = 32, sms = 1;
+  gpuDeviceProp prop{};
+  BENCH_GPU(gpuGetDevice(&device));
+  BENCH_GPU(gpuGetDeviceProperties(&prop, device));
+  warp = prop.warpSize;
+  sms = prop.multiProcessorCount;
+
+  char *sym = static_cast<char *>(ishmem_malloc(max_bytes));
+  if (!sym) die("ishmem_malloc", ishmemx_last_error(), __FILE__, __LINE__);
+  char *local = nullptr;
+  BENCH_GPU(gpuMalloc(&local, max_bytes));
+  // Puts read `local` and write the peer's `sym`; gets read the peer's `sym`.
+  fill_pattern(get ? static_cast<void *>(sym) : static_cast<void *>(local), max_bytes, me + 1);
+  BENCH_GPU(gpuDeviceSynchronize());
+  BENCH_ISHMEM(ishmem_barrier_all());
+
+  std::vector<Row> rows;
+  if (me == 0) {
+    gpuStream_t stream;
+    BENCH_GPU(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking));
+    char *remote = peer_address(sym, peer);
+    const unsigned full = 2 * sms;  // two 1024-thread blocks per multiprocessor
+    const Config configs[] = {{kBlock, 1},       {kBlock, 16},       {kBlock, unsigned(sms)},
+                              {kBlock, full},    {kBlock, 2 * full}, {kWarp, full},
+                              {kThread, full}};
+    printf("# ishmem-gpu-bench-put: %s, PE 0 -> PE 1 (one GPU: %s, %d SMs, warp %d)\n", op,
+           prop.name, sms, warp);
+    printf("%-4s %-10s %7s %7s %12s %12s %10s\n", "op", "scope", "blocks", "threads", "bytes",
+           "usec", "GB/s");
+    for (std::size_t bytes : bench_sizes(max_bytes)) {
+      const int batch = batch_for(bytes), runs = 7, warmup = 2;
+      for (const Config &c : configs) {
+        std::size_t groups_max =
+            c.scope == kBlock ? c.max_blocks
+            : c.scope == kWarp ? std::size_t{c.max_blocks} * (kThreads / warp)
+                               : std::size_t{c.max_blocks} * kThreads;
+        std::size_t slice = (bytes + groups_max - 1) / groups_max;
+        slice = std::max<std::size_t>((slice + 15) / 16 * 16, 16);
+        std::size_t groups = (bytes + slice - 1) / slice;
+        std::size_t per_block = c.scope == kBlock ? 1 : c.scope == kWarp ? kThreads / warp : kThreads;
+        unsigned blocks = static_cast<unsigned>((groups + per_block - 1) / per_block);
+        double us = time_us(stream, warmup, runs, batch, [&](gpuStream_t s) {
+          if (get)
+            launch_rma<true>(c.scope, blocks, sym, local, bytes, slice, groups, peer, s);
+          else
+            launch_rma<false>(c.scope, blocks, sym, local, bytes, slice, groups, peer, s);
+        });
+        rows.push_back({scope_name(c.scope), blocks, bytes, us});
+        printf("%-4s %-10s %7u %7u %12zu %12.2f %10.2f\n", op, scope_name(c.scope), blocks,
+               kThreads, bytes, us, gb_per_s(bytes, us));
+      }
+      // The limits, between the same buffers.
+      double ce = time_us(stream, warmup, runs, batch, [&](gpuStream_t s) {
+        BENCH_GPU(get ? gpuMemcpyAsync(local, remote, bytes, gpuMemcpyDeviceToDevice, s)
+                      : gpuMemcpyAsync(remote, local, bytes, gpuMemcpyDeviceToDevice, s));
+      });
+      rows.push_back({"copy-engine", 0, bytes, ce});
+      printf("%-4s %-10s %7s %7s %12zu %12.2f %10.2f\n", op, "copy-engine", "-", "-", bytes, ce,
+             gb_per_s(bytes, ce));
+      unsigned sb = static_cast<unsigned>(
+          std::min<std::size_t>(full, std::max<std::size_t>(1, bytes / 16 / kThreads)));
+      double st = time_us(stream, warmup, runs, batch, [&](gpuStream_t s) {
+        if (get)
+          store16<<<sb, kThreads, 0, s>>>(local, remote, bytes);
+        else
+          store16<<<sb, kThreads, 0, s>>>(remote, local, bytes);
+        BENCH_LAUNCHED();
+      });
+      rows.push_back({"store16", sb, bytes, st});
+      printf("%-4s %-10s %7u %7u %12zu %12.2f %10.2f\n", op, "store16", sb, kThreads, bytes, st,
+             gb_per_s(bytes, st));
+      fflush(stdout);
+      // Never benchmark on garbage: the last bytes moved must be the source's.
+      BENCH_GPU(gpuStreamSynchronize(stream));
+      std::size_t check = std::min<std::size_t>(bytes, 4096);
+      std::vector<char> a(check), b(check);
+      BENCH_GPU(gpuMemcpy(a.data(), (get ? remote : local) + bytes - check, check,
+                          gpuMemcpyDeviceToHost));
+      BENCH_GPU(gpuMemcpy(b.data(), (get ? local : remote) + bytes - check, check,
+                          gpuMemcpyDeviceToHost));
+      if (memcmp(a.data(), b.data(), check) != 0 || a[0] == 0)
+        die("check", "destination does not hold the source's bytes", __FILE__, __LINE__);
+    }
+    // The issue's target: block put from 64 MiB up against the copy engine of the same run.
+    double worst = 1e9;
+    for (const Row &ce : rows) {
+      if (ce.what != "copy-engine" || ce.bytes < (64u << 20)) continue;
+      double best = 1e30;
+      for (const Row &r : rows)
+        if (r.what == "block" && r.bytes == ce.bytes) best = std::min(best, r.us);
+      double ratio = ce.us / best;
+      worst = std::min(worst, ratio);
+      printf("# target %s: %zu bytes: best block %.1f GB/s, copy engine %.1f GB/s, ratio %.3f\n",
+             op, ce.bytes, gb_per_s(ce.bytes, best), gb_per_s(ce.bytes, ce.us), ratio);
+    }
+    if (worst < 1e9)
+      printf("# summary %s: block %s / copy engine from 64 MiB up: min ratio %.3f (target >= 0.9: %s)\n",
+             op, op, worst, worst >= 0.9 ? "met" : "NOT met");
+    BENCH_GPU(gpuStreamDestroy(stream));
+  }
+  BENCH_ISHMEM(ishmem_barrier_all());
+  BENCH_GPU(gpuFree(local));
+  BENCH_ISHMEM(ishmem_free(sym));
+  BENCH_ISHMEM(ishmem_finalize());
+  return 0;
+}

@@ -1,0 +1,179 @@
+#include "runtime/gpu_runtime.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <vector>
+
+#include "device/device_hooks.h"
+#include "runtime/error.h"
+#include "runtime/sync.h"
+
+namespace ishmem::detail {
+namespace {
+
+// Stream barriers meet in a page of host memory shared by the node's PEs: slot j's first
+// word counts the barriers PE slot j has entered. Never the control segment's barrier
+// counter, because these run on the GPU runtime's thread, beside the application's thread.
+constexpr std::size_t kSyncBytes = 4096;
+
+struct GpuRuntime {
+  ~GpuRuntime() {
+    if (backend) backend->device_free(pe_slot_device);
+  }
+  GpuBackend *backend = nullptr;
+  int *pe_slot_device = nullptr;
+  ishmemx_device_handle_t handle{};
+  std::unique_ptr<Backend> sync_backend;
+  std::unique_ptr<SymmetricHeap> sync_heap;
+  std::uint64_t stream_barriers = 0;  // enqueued by this PE
+  double timeout_s = 60;
+};
+
+std::unique_ptr<GpuRuntime> g_gpu;
+
+// Updaters registered by device libraries, and the state they were last given.
+std::mutex g_hooks_mutex;
+std::vector<ishmemi_device_update_fn> &hooks() {
+  static std::vector<ishmemi_device_update_fn> list;
+  return list;
+}
+
+void publish(const ishmemx_device_handle_t &state) {
+  std::lock_guard<std::mutex> lock(g_hooks_mutex);
+  for (ishmemi_device_update_fn update : hooks()) {
+    int rc = update(&state);
+    if (rc != 0)
+      fail(ISHMEM_ERR_BACKEND, "could not copy the device state to a device library (status %d)",
+           rc);
+  }
+}
+
+std::atomic<std::uint64_t> &sync_word(int slot) {
+  SymmetricHeap &heap = *g_gpu->sync_heap;
+  return *reinterpret_cast<std::atomic<std::uint64_t> *>(
+      heap.window() + heap.stride() * static_cast<std::size_t>(slot));
+}
+
+struct BarrierCall {
+  std::uint64_t epoch;
+  int my_slot;
+  int n_local;
+  double timeout_s;
+};
+
+// Runs on the GPU runtime's host-function thread when the stream reaches the barrier.
+void run_stream_barrier(void *arg) {
+  std::unique_ptr<BarrierCall> call(static_cast<BarrierCall *>(arg));
+  if (!g_gpu) return;  // finalized with the stream still running: nothing to meet
+  sync_word(call->my_slot).store(call->epoch, std::memory_order_release);
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::duration<double>(call->timeout_s);
+  for (int slot = 0; slot < call->n_local; ++slot) {
+    std::atomic<std::uint64_t> &word = sync_word(slot);
+    int spin = 0;
+    while (word.load(std::memory_order_acquire) < call->epoch) {
+      if (++spin < 256) {
+        cpu_relax();
+        continue;
+      }
+      yield_cpu();
+      if ((spin & 1023) == 0 && std::chrono::steady_clock::now() > deadline) {
+        // No way to return an error from here: say so loudly and let the stream go on.
+        log(LogLevel::error,
+            "ishmemx_barrier_all_on_stream: slot %d did not arrive within %g s "
+            "(ISHMEM_BOOTSTRAP_TIMEOUT); the stream continues without it",
+            slot, call->timeout_s);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+GpuBackend *gpu_backend(const Runtime &rt) {
+  return dynamic_cast<GpuBackend *>(rt.backend.get());
+}
+
+namespace {
+ishmemx_device_handle_t handle_from(const FastPath &fast) {
+  ishmemx_device_handle_t h{};
+  h.window = fast.window;
+  h.stride = fast.stride;
+  h.local_base = fast.local_base;
+  h.pe_slot = nullptr;
+  h.my_pe = fast.my_pe;
+  h.n_pes = fast.n_pes;
+  h.my_slot = fast.my_slot;
+  h.n_local = fast.n_local;
+  h.first_local_pe = fast.first_local_pe;
+  h.contiguous = fast.contiguous ? 1 : 0;
+  return h;
+}
+}  // namespace
+
+ishmemx_device_handle_t device_handle(const FastPath &fast) {
+  return g_gpu ? g_gpu->handle : handle_from(fast);
+}
+
+void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
+  GpuBackend *gpu = gpu_backend(rt);
+  if (!gpu) return;
+  auto state = std::make_unique<GpuRuntime>();
+  state->backend = gpu;
+  state->timeout_s = rt.config.bootstrap_timeout;
+  // The PE -> slot table in device memory, for layouts that are not contiguous.
+  const std::size_t table_bytes = sizeof(int) * rt.pe_slot.size();
+  state->pe_slot_device = static_cast<int *>(gpu->device_alloc(table_bytes));
+  gpu->copy(state->pe_slot_device, rt.pe_slot.data(), table_bytes);
+  ishmemx_device_handle_t h = handle_from(fast);
+  h.pe_slot = state->pe_slot_device;
+  state->handle = h;
+  // Collective over the node: every PE has the GPU backend (the runtime agreed on it).
+  state->sync_backend = make_host_backend();
+  state->sync_heap = std::make_unique<SymmetricHeap>(*state->sync_backend, *rt.mesh, *rt.boot,
+                                                     kSyncBytes, kSyncBytes);
+  state->sync_heap->commit(kSyncBytes);
+  g_gpu = std::move(state);
+  try {
+    publish(g_gpu->handle);
+  } catch (...) {
+    g_gpu.reset();
+    throw;
+  }
+}
+
+void gpu_runtime_finalize() noexcept {
+  if (!g_gpu) return;
+  try {
+    publish(ishmemx_device_handle_t{});
+  } catch (const Error &e) {
+    log(LogLevel::warn, "%s", e.what());
+  }
+  g_gpu.reset();
+}
+
+void stream_barrier(Runtime &rt, void *stream) {
+  if (!g_gpu) fail(ISHMEM_ERR_INTERNAL, "stream barrier without the GPU runtime");
+  const Topology &topo = rt.boot->topology();
+  auto call = std::make_unique<BarrierCall>(
+      BarrierCall{++g_gpu->stream_barriers, topo.local_rank, topo.n_local, g_gpu->timeout_s});
+  g_gpu->backend->host_call(stream, run_stream_barrier, call.get());
+  call.release();  // the host function owns it now
+}
+
+}  // namespace ishmem::detail
+
+extern "C" void ishmemi_device_register(ishmemi_device_update_fn update) {
+  using namespace ishmem::detail;
+  if (!update) return;
+  {
+    std::lock_guard<std::mutex> lock(g_hooks_mutex);
+    hooks().push_back(update);
+  }
+  if (g_gpu) {
+    int rc = update(&g_gpu->handle);
+    if (rc != 0) log(LogLevel::error, "could not copy the device state to a device library");
+  }
+}

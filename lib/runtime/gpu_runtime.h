@@ -1,0 +1,25 @@
+// The GPU part of the runtime, built at ishmem_init when the backend is a GPU one: the device
+// handle (and the device copy of the PE-to-slot table it points to), the device library's
+// state updaters, and a host segment in which stream-ordered barriers meet.
+#pragma once
+
+#include "backend/gpu/gpu_backend.h"
+#include "ishmem/device.h"
+#include "runtime/runtime.h"
+
+namespace ishmem::detail {
+
+// Called by runtime_init once the heap exists (collective over the node when the backend is
+// a GPU one; nothing otherwise), and by runtime_finalize after the last barrier.
+void gpu_runtime_init(Runtime &rt, const FastPath &fast);
+void gpu_runtime_finalize() noexcept;
+
+// The runtime's GPU backend, or nullptr with the host backend.
+GpuBackend *gpu_backend(const Runtime &rt);
+// The handle kernels use (valid between init and finalize).
+ishmemx_device_handle_t device_handle(const FastPath &fast);
+// Enqueues on `stream` a barrier over every PE: later work on the stream starts only after
+// every PE's stream has reached its matching barrier.
+void stream_barrier(Runtime &rt, void *stream);
+
+}  // namespace ishmem::detail

@@ -1,0 +1,324 @@
+// Device RMA: kernels that call the device API, in both forms (no extra argument, through the
+// device library; and with a handle), checked from the host after a barrier. Every PE puts
+// to and gets from its right neighbour, so with 2 and 4 PEs on one GPU each mapping of a
+// peer's heap is exercised.
+#include <cstdint>
+#include <type_traits>
+
+#include "gpu_test_util.h"
+
+using namespace gpu_test;
+using ishmem_test::left_pe;
+using ishmem_test::my_pe;
+using ishmem_test::n_pes;
+using ishmem_test::right_pe;
+
+namespace {
+
+ishmemx_device_handle_t handle() {
+  ishmemx_device_handle_t h{};
+  EXPECT_EQ(ishmemx_get_device_handle(&h), ISHMEM_SUCCESS) << ishmemx_last_error();
+  return h;
+}
+
+// ---- Typed put/get/p/g for every RMA type with device forms ------------------------------
+
+// A value of T for (pe, i), exact in every type: 1..100.
+template <class T>
+__host__ __device__ T typed_value(int pe, std::size_t i) {
+  return static_cast<T>(1 + (pe * 13 + i * 7) % 100);
+}
+
+// Phase 1: put `n` elements and p one more to `peer`. Phase 2: get them back from `peer`
+// and g the p'ed one. The handle form or the no-argument form, by `use_handle`.
+#define TYPED_KERNELS(T, N)                                                                  \
+  __global__ void typed_put_##N(ishmemx_device_handle_t h, bool use_handle, T *sym,          \
+                                const T *src, std::size_t n, int peer) {                     \
+    if (use_handle) {                                                                        \
+      ishmem_##N##_put(h, sym, src, n, peer);                                                \
+      ishmem_##N##_p(h, sym + n, typed_value<T>(ishmem_my_pe(h), 1000), peer);               \
+      ishmem_quiet(h);                                                                       \
+    } else {                                                                                 \
+      ishmem_##N##_put_nbi(sym, src, n, peer);                                               \
+      ishmem_##N##_p(sym + n, typed_value<T>(ishmem_my_pe(), 1000), peer);                   \
+      ishmem_quiet();                                                                        \
+    }                                                                                        \
+  }                                                                                          \
+  __global__ void typed_get_##N(ishmemx_device_handle_t h, bool use_handle, T *dst,          \
+                                const T *sym, std::size_t n, int peer) {                     \
+    if (use_handle) {                                                                        \
+      ishmem_##N##_get_nbi(h, dst, sym, n, peer);                                            \
+      ishmem_quiet(h);                                                                       \
+      dst[n] = ishmem_##N##_g(h, sym + n, peer);                                             \
+    } else {                                                                                 \
+      ishmem_##N##_get(dst, sym, n, peer);                                                   \
+      dst[n] = ishmem_##N##_g(sym + n, peer);                                                \
+    }                                                                                        \
+  }                                                                                          \
+  TEST(DeviceTyped, N) {                                                                     \
+    SKIP_WITHOUT_GPU();                                                                      \
+    for (bool use_handle : {false, true}) {                                                  \
+      const std::size_t n = 1000;                                                            \
+      T *sym = static_cast<T *>(ishmem_calloc(n + 1, sizeof(T)));                            \
+      ASSERT_NE(sym, nullptr) << ishmemx_last_error();                                       \
+      DeviceBuffer src((n + 1) * sizeof(T)), dst((n + 1) * sizeof(T));                       \
+      std::vector<T> values(n);                                                              \
+      for (std::size_t i = 0; i < n; ++i) values[i] = typed_value<T>(my_pe(), i);            \
+      to_device(src.as<T>(), values);                                                        \
+      ishmemx_device_handle_t h = handle();                                                  \
+      typed_put_##N<<<1, 1>>>(h, use_handle, sym, src.as<T>(), n, right_pe());               \
+      GPU_LAUNCHED();                                                                        \
+      ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);                                       \
+      std::vector<T> got = to_host(sym, n + 1);                                              \
+      ishmem_test::expect_elements(                                                          \
+          got.data(), n + 1,                                                                 \
+          [](std::size_t i) { return typed_value<T>(left_pe(), i < n ? i : 1000); },         \
+          std::string(#N " put+p, handle=") + (use_handle ? "yes" : "no"));                  \
+      typed_get_##N<<<1, 1>>>(h, use_handle, dst.as<T>(), sym, n, right_pe());               \
+      GPU_LAUNCHED();                                                                        \
+      got = to_host(dst.as<T>(), n + 1);                                                     \
+      /* right's heap holds what its left neighbour (this PE) put there */                   \
+      ishmem_test::expect_elements(                                                          \
+          got.data(), n + 1,                                                                 \
+          [](std::size_t i) { return typed_value<T>(my_pe(), i < n ? i : 1000); },           \
+          std::string(#N " get+g, handle=") + (use_handle ? "yes" : "no"));                  \
+      ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);                                       \
+      ASSERT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);                                           \
+    }                                                                                        \
+  }
+#define TYPED_KERNELS_DEV(T, N) ISHMEMI_DEVICE_TYPE(TYPED_KERNELS, T, N)
+ISHMEMI_RMA_TYPES(TYPED_KERNELS_DEV)
+
+// ---- Thread, warp and block forms at many sizes and misalignments ------------------------
+
+enum Scope { kThread, kWarp, kBlock };
+
+// Each group (a thread, a warp or a block) moves its own segment: `seg` bytes apart.
+template <Scope S, bool NBI>
+__global__ void scoped_put(char *sym, const char *src, std::size_t n, std::size_t seg,
+                           std::size_t src_off, std::size_t dst_off, int peer) {
+  unsigned tid = threadIdx.x;
+  std::size_t group = S == kThread ? blockIdx.x * blockDim.x + tid
+                      : S == kWarp ? tid / warpSize
+                                   : blockIdx.x;
+  char *d = sym + group * seg + dst_off;
+  const char *s = src + group * seg + src_off;
+  if (S == kThread) {
+    NBI ? ishmem_putmem_nbi(d, s, n, peer) : ishmem_putmem(d, s, n, peer);
+  } else if (S == kWarp) {
+    NBI ? ishmemx_putmem_nbi_warp(d, s, n, peer) : ishmemx_putmem_warp(d, s, n, peer);
+  } else {
+    NBI ? ishmemx_putmem_nbi_block(d, s, n, peer) : ishmemx_putmem_block(d, s, n, peer);
+  }
+  if (NBI) ishmem_quiet();
+}
+
+template <Scope S, bool NBI>
+__global__ void scoped_get(char *dst, const char *sym, std::size_t n, std::size_t seg,
+                           std::size_t src_off, std::size_t dst_off, int peer) {
+  unsigned tid = threadIdx.x;
+  std::size_t group = S == kThread ? blockIdx.x * blockDim.x + tid
+                      : S == kWarp ? tid / warpSize
+                                   : blockIdx.x;
+  char *d = dst + group * seg + dst_off;
+  const char *s = sym + group * seg + src_off;
+  if (S == kThread) {
+    NBI ? ishmem_getmem_nbi(d, s, n, peer) : ishmem_getmem(d, s, n, peer);
+  } else if (S == kWarp) {
+    NBI ? ishmemx_getmem_nbi_warp(d, s, n, peer) : ishmemx_getmem_warp(d, s, n, peer);
+  } else {
+    NBI ? ishmemx_getmem_nbi_block(d, s, n, peer) : ishmemx_getmem_block(d, s, n, peer);
+  }
+  if (NBI) ishmem_quiet();
+}
+
+struct Launch {
+  unsigned blocks, threads, groups;
+};
+
+Launch launch_shape(Scope s, int warp_size) {
+  switch (s) {
+    case kThread:
+      return {1, 3, 3};
+    case kWarp:  // 2 full warps and a partial one
+      return {1, unsigned(2 * warp_size + 6), 3};
+    default:  // block size not a multiple of the warp size
+      return {3, 200, 3};
+  }
+}
+
+template <Scope S, bool NBI>
+void run_scoped(bool get, std::size_t n, std::size_t src_off, std::size_t dst_off,
+                int warp_size, const char *name) {
+  const std::size_t seg = (n + 64 + 63) / 64 * 64;
+  const Launch shape = launch_shape(S, warp_size);
+  const std::size_t bytes = seg * shape.groups;
+  char *sym = static_cast<char *>(ishmem_malloc(bytes));
+  ASSERT_NE(sym, nullptr) << ishmemx_last_error();
+  DeviceBuffer local(bytes);
+  std::vector<unsigned char> guard(bytes, kGuard), mine(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) mine[i] = pattern(my_pe(), i);
+  const int peer = right_pe();
+  std::string what = std::string(name) + (get ? " get" : " put") + (NBI ? "_nbi" : "") +
+                     " n=" + std::to_string(n) + " src+" + std::to_string(src_off) + " dst+" +
+                     std::to_string(dst_off);
+  // The source side holds the pattern of its PE; the destination side guard bytes.
+  to_device(reinterpret_cast<unsigned char *>(get ? sym : local.as<char>()), mine);
+  to_device(reinterpret_cast<unsigned char *>(get ? local.as<char>() : sym), guard);
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  if (get)
+    scoped_get<S, NBI><<<shape.blocks, shape.threads>>>(local.as<char>(), sym, n, seg, src_off,
+                                                          dst_off, peer);
+  else
+    scoped_put<S, NBI><<<shape.blocks, shape.threads>>>(sym, local.as<char>(), n, seg, src_off,
+                                                          dst_off, peer);
+  GPU_LAUNCHED();
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  std::vector<unsigned char> got =
+      to_host(reinterpret_cast<unsigned char *>(get ? local.as<char>() : sym), bytes);
+  const int from = get ? peer : left_pe();  // whose pattern lands here
+  std::size_t bad = 0;
+  for (std::size_t g = 0; g < shape.groups; ++g)
+    for (std::size_t i = 0; i < seg; ++i) {
+      std::size_t at = g * seg + i;
+      bool inside = i >= dst_off && i < dst_off + n;
+      unsigned char want = inside ? pattern(from, g * seg + src_off + (i - dst_off)) : kGuard;
+      if (got[at] != want && ++bad <= 3)
+        ADD_FAILURE() << "PE " << my_pe() << ": " << what << ": group " << g << " byte " << i
+                      << " is " << +got[at] << ", expected " << +want;
+    }
+  EXPECT_EQ(bad, 0u) << what;
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ASSERT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
+int device_warp_size() {
+  int device = 0;
+  gpuDeviceProp prop{};
+  GPU_OK(gpuGetDevice(&device));
+  GPU_OK(gpuGetDeviceProperties(&prop, device));
+  return prop.warpSize;
+}
+
+const std::size_t kSizes[] = {1, 3, 8, 15, 16, 17, 31, 64, 100, 255, 1000, 4096, 4099, 65549};
+const std::size_t kOffsets[][2] = {{0, 0}, {1, 1}, {8, 8}, {15, 15}, {0, 1},
+                                   {5, 2}, {4, 12}, {7, 0}, {2, 6}};
+
+template <Scope S>
+void run_scope_matrix(const char *name) {
+  const int warp = device_warp_size();
+  for (bool get : {false, true})
+    for (std::size_t n : kSizes)
+      for (const auto &off : kOffsets) {
+        run_scoped<S, false>(get, n, off[0], off[1], warp, name);
+        if (off[0] == off[1] || n == 4099) run_scoped<S, true>(get, n, off[0], off[1], warp, name);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+  // Large copies, aligned and not.
+  for (bool get : {false, true}) {
+    run_scoped<S, false>(get, (1 << 20) + 5, 0, 0, warp, name);
+    run_scoped<S, false>(get, (1 << 20) + 5, 3, 9, warp, name);
+  }
+}
+
+TEST(DeviceScoped, Thread) {
+  SKIP_WITHOUT_GPU();
+  run_scope_matrix<kThread>("thread");
+}
+TEST(DeviceScoped, Warp) {
+  SKIP_WITHOUT_GPU();
+  run_scope_matrix<kWarp>("warp");
+}
+TEST(DeviceScoped, Block) {
+  SKIP_WITHOUT_GPU();
+  run_scope_matrix<kBlock>("block");
+}
+
+// ---- ishmem_ptr, and quiet ordering data before a flag ------------------------------------
+
+__global__ void write_through_ptr(int *sym, int n_pes, int me, unsigned long long *bad) {
+  for (int pe = 0; pe < n_pes; ++pe) {
+    int *p = static_cast<int *>(ishmem_ptr(sym, pe));
+    if (!p) {
+      atomicAdd(bad, 1ull);
+      continue;
+    }
+    p[me] = 100 + me;  // slot `me` of every PE's array
+  }
+  if (ishmem_ptr(sym + (1 << 30), 0) != nullptr) atomicAdd(bad, 1ull);  // outside the heap
+}
+
+TEST(DevicePtr, ReachesEveryPe) {
+  SKIP_WITHOUT_GPU();
+  int *sym = static_cast<int *>(ishmem_calloc(n_pes(), sizeof(int)));
+  ASSERT_NE(sym, nullptr);
+  EXPECT_EQ(ishmem_ptr(sym, right_pe()), nullptr) << "the CPU cannot address a GPU heap";
+  DeviceBuffer bad(sizeof(unsigned long long));
+  GPU_OK(gpuMemset(bad.ptr, 0, bad.bytes));
+  write_through_ptr<<<1, 1>>>(sym, n_pes(), my_pe(), bad.as<unsigned long long>());
+  GPU_LAUNCHED();
+  EXPECT_EQ(to_host(bad.as<unsigned long long>(), 1)[0], 0u);
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  std::vector<int> got = to_host(sym, n_pes());
+  ishmem_test::expect_elements(got.data(), got.size(), [](std::size_t i) { return 100 + int(i); },
+                               "written through ishmem_ptr");
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ishmem_free(sym);
+}
+
+// The writer puts data with _nbi, quiets, then raises a flag; the reader, in a kernel of its
+// own process that may run beside or between the writer's time slices, waits for the flag
+// and must then see all the data. Deadline-bounded: a lost flag fails instead of hanging.
+__global__ void writer(long *data, const long *src, std::size_t n, int *flag, int peer) {
+  ishmemx_putmem_nbi_block(data, src, n * sizeof(long), peer);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    ishmem_quiet();
+    ishmem_int_p(flag, 1, peer);
+  }
+}
+__global__ void reader(const long *data, std::size_t n, const int *flag, long base,
+                       unsigned long long *bad, unsigned long long timeout_cycles) {
+  long long start = clock64();
+  if (threadIdx.x == 0)
+    while (*(const volatile int *)flag == 0)
+      if (clock64() - start > (long long)timeout_cycles) {
+        atomicAdd(bad, 1ull << 40);  // timed out
+        break;
+      }
+  __syncthreads();
+  __threadfence_system();
+  for (std::size_t i = threadIdx.x; i < n; i += blockDim.x)
+    if (((const volatile long *)data)[i] != base + (long)i) atomicAdd(bad, 1ull);
+}
+
+TEST(DeviceQuiet, DataBeforeFlag) {
+  SKIP_WITHOUT_GPU();
+  const std::size_t n = 1 << 18;
+  long *data = static_cast<long *>(ishmem_calloc(n, sizeof(long)));
+  int *flag = static_cast<int *>(ishmem_calloc(1, sizeof(int)));
+  ASSERT_TRUE(data && flag);
+  std::vector<long> values(n);
+  for (std::size_t i = 0; i < n; ++i) values[i] = 1000L * my_pe() + static_cast<long>(i);
+  DeviceBuffer src(n * sizeof(long)), bad(sizeof(unsigned long long));
+  to_device(src.as<long>(), values);
+  GPU_OK(gpuMemset(bad.ptr, 0, bad.bytes));
+  gpuStream_t rs, ws;
+  GPU_OK(gpuStreamCreateWithFlags(&rs, gpuStreamNonBlocking));
+  GPU_OK(gpuStreamCreateWithFlags(&ws, gpuStreamNonBlocking));
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  reader<<<1, 256, 0, rs>>>(data, n, flag, 1000L * left_pe(), bad.as<unsigned long long>(),
+                            20ull * 1000 * 1000 * 1000);
+  writer<<<1, 512, 0, ws>>>(data, src.as<long>(), n, flag, right_pe());
+  GPU_LAUNCHED();
+  unsigned long long b = to_host(bad.as<unsigned long long>(), 1)[0];
+  EXPECT_EQ(b >> 40, 0u) << "the flag never arrived";
+  EXPECT_EQ(b & ((1ull << 40) - 1), 0u) << "elements not yet there when the flag was";
+  (void)gpuStreamDestroy(rs);
+  (void)gpuStreamDestroy(ws);
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ishmem_free(flag);
+  ishmem_free(data);
+}
+
+}  // namespace
