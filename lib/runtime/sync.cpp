@@ -73,10 +73,15 @@ std::string agree(Runtime &rt, CollectiveOp op, std::uint64_t arg0, std::uint64_
   const Topology &topo = rt.boot->topology();
   const std::uint64_t seq = ++rt.collective_seq;
   CollectiveRecord mine{seq, static_cast<std::uint64_t>(op), {arg0, arg1}, rt.history};
-  std::vector<CollectiveRecord> all(topo.n_pes);
+  // The records of every PE; on the stack for the common small job (no heap allocation on
+  // the ishmem_malloc/ishmem_free path).
+  CollectiveRecord small[16];
+  std::vector<CollectiveRecord> large;
+  if (topo.n_pes > 16) large.resize(topo.n_pes);
+  CollectiveRecord *const all = topo.n_pes > 16 ? large.data() : small;
   quiet(rt);
   if (rt.multi_node()) {
-    rt.boot->allgather(&mine, all.data(), sizeof mine, false);
+    rt.boot->allgather(&mine, all, sizeof mine, false);
   } else {
     // Double buffering by parity: a PE may start call seq+1 while a peer still reads seq,
     // but cannot start seq+2 before that peer has arrived at seq+1.
@@ -88,14 +93,14 @@ std::string agree(Runtime &rt, CollectiveOp op, std::uint64_t arg0, std::uint64_
   // Every PE folds the same records into its history, so a mismatch is reported once and
   // later calls still agree.
   std::uint64_t next = rt.history;
-  for (const CollectiveRecord &r : all)
-    next = mix(mix(mix(mix(next, r.op), r.arg[0]), r.arg[1]), r.history);
+  for (const CollectiveRecord *r = all; r != all + topo.n_pes; ++r)
+    next = mix(mix(mix(mix(next, r->op), r->arg[0]), r->arg[1]), r->history);
   rt.history = next;
 
   bool same = true;
-  for (const CollectiveRecord &r : all)
-    same = same && r.seq == mine.seq && r.op == mine.op && r.arg[0] == mine.arg[0] &&
-           r.arg[1] == mine.arg[1] && r.history == all[0].history;
+  for (const CollectiveRecord *r = all; r != all + topo.n_pes; ++r)
+    same = same && r->seq == mine.seq && r->op == mine.op && r->arg[0] == mine.arg[0] &&
+           r->arg[1] == mine.arg[1] && r->history == all[0].history;
   if (same) return "";
 
   std::map<std::string, std::vector<int>> calls;  // call text -> PEs
