@@ -31,7 +31,8 @@ inline char *direct_address(const void *sym, std::size_t bytes, int pe) {
 inline int rma(Direction dir, void *dest, const void *source, std::size_t bytes, int pe,
                bool blocking, const char *fn) noexcept {
   char *peer = direct_address(dir == Direction::put ? dest : source, bytes, pe);
-  if (__builtin_expect(peer == nullptr || bytes == 0, 0))
+  const void *local = dir == Direction::put ? source : dest;
+  if (__builtin_expect(peer == nullptr || bytes == 0 || local == nullptr, 0))
     return rma_slow(dir, dest, source, bytes, pe, blocking, fn);
   if (dir == Direction::put)
     memcpy(peer, source, bytes);

@@ -145,6 +145,17 @@ TEST(Errors, NotSymmetric) {
   EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
 }
 
+TEST(Errors, NullLocalBufferIsAnError) {
+  long *sym = static_cast<long *>(ishmem_malloc(64));
+  ASSERT_TRUE(all_true(sym != nullptr));
+  const int pe = right_pe();
+  EXPECT_EQ(ishmem_putmem(sym, nullptr, 8, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_getmem(nullptr, sym, 8, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_long_put_nbi(sym, nullptr, 1, pe), ISHMEM_ERR_INVALID_ARG);
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
 TEST(Errors, ZeroLengthWithNullPointersSucceeds) {
   const int pe = right_pe();
   EXPECT_EQ(ishmem_putmem(nullptr, nullptr, 0, pe), ISHMEM_SUCCESS);

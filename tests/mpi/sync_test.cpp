@@ -1,5 +1,6 @@
 // Atomics, put-with-signal and point-to-point synchronization across PEs: the ordering
 // litmus test, contention on one word, a compare-and-swap lock, and every wait/test form.
+// Checks inside loops are EXPECTs: a fatal ASSERT would leave this PE's peers waiting for it.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -34,14 +35,14 @@ TEST(Sync, MessagePassingLitmus) {
   for (long r = 1; r <= rounds && (producer || consumer); ++r) {
     if (producer) {
       long out[4] = {r, r * 3, r * 5, r * 7};
-      ASSERT_EQ(ishmem_long_put(data, out, 4, me + 1), ISHMEM_SUCCESS);
-      ASSERT_EQ(ishmem_fence(), ISHMEM_SUCCESS);
-      ASSERT_EQ(ishmem_long_p(flag, r, me + 1), ISHMEM_SUCCESS);
-      ASSERT_EQ(ishmem_long_wait_until(ack, ISHMEM_CMP_EQ, r), ISHMEM_SUCCESS);
+      EXPECT_EQ(ishmem_long_put(data, out, 4, me + 1), ISHMEM_SUCCESS);
+      EXPECT_EQ(ishmem_fence(), ISHMEM_SUCCESS);
+      EXPECT_EQ(ishmem_long_p(flag, r, me + 1), ISHMEM_SUCCESS);
+      EXPECT_EQ(ishmem_long_wait_until(ack, ISHMEM_CMP_EQ, r), ISHMEM_SUCCESS);
     } else {
-      ASSERT_EQ(ishmem_long_wait_until(flag, ISHMEM_CMP_EQ, r), ISHMEM_SUCCESS);
+      EXPECT_EQ(ishmem_long_wait_until(flag, ISHMEM_CMP_EQ, r), ISHMEM_SUCCESS);
       stale += data[0] != r || data[1] != r * 3 || data[2] != r * 5 || data[3] != r * 7;
-      ASSERT_EQ(ishmem_long_p(ack, r, me - 1), ISHMEM_SUCCESS);
+      EXPECT_EQ(ishmem_long_p(ack, r, me - 1), ISHMEM_SUCCESS);
     }
   }
   EXPECT_EQ(stale, 0) << "stale reads";
@@ -87,9 +88,9 @@ TEST(Sync, CompareSwapLock) {
     while (ishmem_long_atomic_compare_swap(lock, 0, me, 0) != 0) {
     }
     long value = ishmem_long_g(shared, 0);
-    ASSERT_EQ(ishmem_long_p(shared, value + 1, 0), ISHMEM_SUCCESS);
-    ASSERT_EQ(ishmem_quiet(), ISHMEM_SUCCESS);
-    ASSERT_EQ(ishmem_long_atomic_swap(lock, 0, 0), me) << "lock stolen";
+    EXPECT_EQ(ishmem_long_p(shared, value + 1, 0), ISHMEM_SUCCESS);
+    EXPECT_EQ(ishmem_quiet(), ISHMEM_SUCCESS);
+    EXPECT_EQ(ishmem_long_atomic_swap(lock, 0, 0), me) << "lock stolen";
   }
   ishmem_barrier_all();
   EXPECT_EQ(ishmem_long_g(shared, 0), static_cast<long>(n_pes()) * iterations);
@@ -119,7 +120,7 @@ TEST(Sync, SignalPingPong) {
         int rc = r % 3 ? ishmem_putmem_signal(buf, out.data(), words * sizeof(long), sig, value, op,
                                               peer)
                        : ishmem_long_put_signal_nbi(buf, out.data(), words, sig, value, op, peer);
-        ASSERT_EQ(rc, ISHMEM_SUCCESS) << ishmemx_last_error();
+        EXPECT_EQ(rc, ISHMEM_SUCCESS) << ishmemx_last_error();
         ishmem_quiet();
       } else {
         EXPECT_EQ(ishmem_signal_wait_until(sig, ISHMEM_CMP_GE, (r + 1) / 2), (r + 1) / 2);
@@ -149,16 +150,16 @@ TEST(Sync, WaitAndTestForms) {
   ishmem_barrier_all();
 
   // Set entry 3 only after the neighbour is (probably) already waiting.
-  ASSERT_EQ(ishmem_int_p(&ivars[1], 5, right_pe()), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_int_p(&ivars[1], 5, right_pe()), ISHMEM_SUCCESS);
   ishmem_quiet();
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_EQ(ishmem_int_p(&ivars[3], 7, right_pe()), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_int_p(&ivars[3], 7, right_pe()), ISHMEM_SUCCESS);
   ishmem_quiet();
   // ivars: {0, 5, 0, 7, 0, 0}
   EXPECT_EQ(ishmem_int_wait_until(&ivars[3], ISHMEM_CMP_EQ, 7), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmem_int_wait_until_any(ivars, n, status, ISHMEM_CMP_GE, 5) % 2, 1u);
   std::size_t some = ishmem_int_wait_until_some(ivars, n, idx, status, ISHMEM_CMP_NE, 0);
-  ASSERT_EQ(some, 2u);
+  EXPECT_EQ(some, 2u);
   EXPECT_EQ(idx[0], 1u);
   EXPECT_EQ(idx[1], 3u);
   int excluded_all[n] = {1, 1, 1, 1, 1, 1};
