@@ -1,24 +1,59 @@
-/* Put (default) or get (-DBENCH_GET) latency and bandwidth between 2 PEs.
- *   latency:   put: putmem + quiet per operation;  get: getmem per operation
- *   bandwidth: `window` putmem_nbi (getmem_nbi), then one quiet
- * Source and destination are symmetric. PE 0 initiates; the data is checked after each size. */
+/* Latency and bandwidth between 2 PEs, one operation per build:
+ *   put (default)    latency: putmem + quiet per op;  bandwidth: putmem_nbi x window + quiet
+ *   -DBENCH_GET      latency: getmem per op;          bandwidth: getmem_nbi x window + quiet
+ *   -DBENCH_MEMCPY   the reference: plain memcpy into the peer's buffer at the address
+ *                    ishmem_ptr (shmem_ptr) gives; latency: memcpy + full fence per op;
+ *                    bandwidth: memcpy x window + full fence
+ * The window is 64 (--window), fewer where 64 would move more than 16 MiB. Source and destination
+ * are symmetric; PE 0 initiates. Noise: each repetition sweeps every size, so a burst of load
+ * spoils one repetition of several sizes rather than every repetition of one; each repetition
+ * is timed in samples of at most 16 MiB (or all its operations, if fewer), and the median of
+ * all samples is reported. The data are checked after every measurement. */
 #include "bench.h"
 
-#ifdef BENCH_GET
+#define SAMPLE_BYTES ((size_t)16 << 20)
+
+#if defined(BENCH_GET)
 #define OP "get"
 #define WHAT "latency: getmem per op; bandwidth: getmem_nbi x window + quiet"
-#define LAT_OP(size) b_getmem(dst, src, size, 1)
-#define BW_OP(size) b_getmem_nbi(dst, src, size, 1)
-#define CHECKED_FIRST_OP(size) B_OK(b_getmem(dst, src, size, 1), "getmem")
-#define CHECKER 0 /* the PE whose dst holds the data */
+#define LAT_OP(n) b_getmem(dst, src, n, 1)
+#define BW_OP(n) b_getmem_nbi(dst, src, n, 1)
+#define BW_DONE() b_quiet()
+#define CHECKED_OP(n) B_OK(b_getmem(dst, src, n, 1), "getmem")
+#define CHECKER 0 /* the PE whose dst receives the data */
+#elif defined(BENCH_MEMCPY)
+#define OP "memcpy"
+#define WHAT "latency: memcpy + fence per op; bandwidth: memcpy x window + fence"
+/* The compiler barrier keeps repeated copies of the same bytes from being merged. */
+#define COPY(n)                        \
+  do {                                 \
+    memcpy(peer, src, n);              \
+    __asm__ volatile("" ::: "memory"); \
+  } while (0)
+#define LAT_OP(n)                            \
+  do {                                       \
+    COPY(n);                                 \
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); \
+  } while (0)
+#define BW_OP(n) COPY(n)
+#define BW_DONE() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define CHECKED_OP(n) LAT_OP(n)
+#define CHECKER 1
 #else
 #define OP "put"
 #define WHAT "latency: putmem + quiet per op; bandwidth: putmem_nbi x window + quiet"
-#define LAT_OP(size) (b_putmem(dst, src, size, 1), b_quiet())
-#define BW_OP(size) b_putmem_nbi(dst, src, size, 1)
-#define CHECKED_FIRST_OP(size)                 \
-  B_OK(b_putmem(dst, src, size, 1), "putmem"); \
-  B_OK(b_quiet(), "quiet")
+#define LAT_OP(n)             \
+  do {                        \
+    b_putmem(dst, src, n, 1); \
+    b_quiet();                \
+  } while (0)
+#define BW_OP(n) b_putmem_nbi(dst, src, n, 1)
+#define BW_DONE() b_quiet()
+#define CHECKED_OP(n)                         \
+  do {                                        \
+    B_OK(b_putmem(dst, src, n, 1), "putmem"); \
+    B_OK(b_quiet(), "quiet");                 \
+  } while (0)
 #define CHECKER 1
 #endif
 
@@ -30,48 +65,73 @@ int main(int argc, char **argv) {
   const int me = b_my_pe();
   unsigned char *src = b_malloc_checked(o.max_size);
   unsigned char *dst = b_malloc_checked(o.max_size);
+  unsigned char *peer = b_ptr(dst, 1 - me); /* both PEs ask, so both see the same answer */
+  (void)peer;
+#ifdef BENCH_MEMCPY
+  if (!peer) {
+    if (me == 0)
+      fprintf(stderr, "%s memcpy: the peer's heap is not load/store accessible\n", B_IMPL);
+    b_finalize();
+    return 1;
+  }
+#endif
+  b_fill(src, o.max_size);
   if (me == 0) b_header(&o, OP, WHAT);
 
-  double lat[99], bw[99];
-  for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
-    const long ops = b_ops(&o, size);
-    const long loops = (ops + o.window - 1) / o.window;
-    b_fill(src, size, size);
-    memset(dst, 0, size);
-    b_local_sync();
-    b_barrier_all();
-    if (me == 0) {
-      CHECKED_FIRST_OP(size);
-      for (long i = 0; i < o.warmup; ++i) LAT_OP(size);
-      for (int w = 0; w < o.window; ++w) BW_OP(size);
-      b_quiet();
-    }
-    for (int r = 0; r < o.reps; ++r) {
+  int n_sizes = 0;
+  for (size_t s = o.min_size; s <= o.max_size && n_sizes < 63; s *= 2) ++n_sizes;
+  b_samples *lat = calloc((size_t)n_sizes, sizeof(b_samples));
+  b_samples *bw = calloc((size_t)n_sizes, sizeof(b_samples));
+  for (int r = -1; r < o.reps; ++r) { /* r = -1: the warm-up sweep, not recorded */
+    size_t size = o.min_size;
+    for (int k = 0; k < n_sizes; ++k, size *= 2) {
+      long ops = b_ops(&o, size);
+      if (r < 0) ops = (o.warmup < ops ? o.warmup : ops) + 1;
+      /* A window and a timed sample move at most SAMPLE_BYTES: short samples, so that a
+       * preempted one is an outlier that the median drops. */
+      const long fit = (long)(SAMPLE_BYTES / size) > 0 ? (long)(SAMPLE_BYTES / size) : 1;
+      const int window = fit < o.window ? (int)fit : o.window;
+      const long loops = (ops + window - 1) / window;
+      const long lat_chunk = fit < ops ? fit : ops;
+      const long bw_chunk = fit / window > 1 ? fit / window : 1;
+      memset(dst, 0, size);
+      b_local_sync();
       b_barrier_all();
       if (me == 0) {
-        double t0 = b_now_us();
-        for (long i = 0; i < ops; ++i) LAT_OP(size);
-        lat[r] = (b_now_us() - t0) / ops;
-      }
-      b_barrier_all();
-      if (me == 0) {
-        double t0 = b_now_us();
-        for (long l = 0; l < loops; ++l) {
-          for (int w = 0; w < o.window; ++w) BW_OP(size);
-          b_quiet();
+        if (r < 0 && k == 0) CHECKED_OP(size);
+        LAT_OP(size); /* brings the buffers back after the other sizes */
+        for (long done = 0, n; done < ops; done += n) {
+          n = ops - done < lat_chunk ? ops - done : lat_chunk;
+          double t0 = b_now_us();
+          for (long i = 0; i < n; ++i) LAT_OP(size);
+          if (r >= 0) b_push(&lat[k], (b_now_us() - t0) / n);
         }
-        bw[r] = (double)size * o.window * loops / (b_now_us() - t0); /* bytes/us = MB/s */
+        for (long done = 0, n; done < loops; done += n) {
+          n = loops - done < bw_chunk ? loops - done : bw_chunk;
+          double t0 = b_now_us();
+          for (long l = 0; l < n; ++l) {
+            for (int w = 0; w < window; ++w) BW_OP(size);
+            BW_DONE();
+          }
+          if (r >= 0) b_push(&bw[k], (double)size * window * n / (b_now_us() - t0)); /* MB/s */
+        }
+      }
+      b_barrier_all();
+      b_local_sync();
+      if (me == CHECKER && !b_check(dst, size)) {
+        fprintf(stderr, "%s %s: wrong data at %zu bytes\n", B_IMPL, OP, size);
+        b_abort(3);
       }
     }
-    b_barrier_all();
-    b_local_sync();
-    if (me == CHECKER && !b_check(dst, size, size)) {
-      fprintf(stderr, "%s %s: wrong data at %zu bytes\n", B_IMPL, OP, size);
-      b_abort(3);
-    }
-    if (me == 0) b_row(&o, OP, size, b_median(lat, o.reps), b_median(bw, o.reps));
-    if (size > o.max_size / 2) break; /* no overflow past the largest size */
   }
+  size_t size = o.min_size;
+  for (int k = 0; k < n_sizes; ++k, size *= 2) {
+    if (me == 0) b_row(&o, OP, size, b_median(lat[k].v, lat[k].n), b_median(bw[k].v, bw[k].n));
+    free(lat[k].v);
+    free(bw[k].v);
+  }
+  free(lat);
+  free(bw);
   b_barrier_all();
   b_free(dst);
   b_free(src);

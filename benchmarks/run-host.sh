@@ -5,25 +5,29 @@
 #   cmake -B build -G Ninja -DISHMEM_GPU=none && cmake --build build
 #
 # usage: benchmarks/run-host.sh [--quick] [--csv] [BUILD_DIR]     (BUILD_DIR defaults to ./build)
+#        benchmarks/run-host.sh --from FILE      tables from the output of an earlier --csv run
 #   --quick  fewer iterations (well under a minute in all)
 #   --csv    print every row as CSV (impl,op,size_bytes,latency_us,bandwidth_MBps) instead
 # Environment: BENCH_MPIRUN_ARGS  extra mpirun/oshrun arguments (e.g. "--mca osc sm").
 # Exit status: non-zero if an ishmem program fails; peers' failures are reported, not fatal
 # (Open MPI 4.1's OSHMEM may crash in shmem_finalize after printing its figures).
 set -u
-quick=0 csv=0 build=""
-for arg in "$@"; do
+quick=0 csv=0 build="" from=""
+while [ $# -gt 0 ]; do
+  arg="$1"
+  shift
   case "$arg" in
     --quick) quick=1 ;;
     --csv) csv=1 ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --from) from="${1:?--from needs a file}"; shift ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) echo "run-host.sh: unknown option $arg" >&2; exit 2 ;;
     *) build="$arg" ;;
   esac
 done
 build="${build:-build}"
 bench="$build/benchmarks"
-if [ ! -x "$bench/ishmem-bench-put" ]; then
+if [ -z "$from" ] && [ ! -x "$bench/ishmem-bench-put" ]; then
   echo "run-host.sh: no benchmarks in $bench; build first (cmake --build $build)" >&2
   exit 2
 fi
@@ -78,12 +82,19 @@ run() {
 }
 
 : >"$tmp/all.csv"
-for prog in put get barrier malloc p_pingpong; do
-  run ishmem "$prog"
-  [ "$prog" = put ] && run ishmem memcpy
-  run oshmem "$prog"
-  run mpi "$prog"
-done
+if [ -n "$from" ]; then
+  if ! grep -E '^[a-z]+,[a-z_]+,[0-9]' "$from" >"$tmp/all.csv"; then
+    echo "run-host.sh: no rows in $from" >&2
+    exit 2
+  fi
+else
+  for prog in put get barrier malloc p_pingpong; do
+    run ishmem "$prog"
+    [ "$prog" = put ] && run ishmem memcpy
+    run oshmem "$prog"
+    run mpi "$prog"
+  done
+fi
 
 if [ "$csv" -eq 1 ]; then
   echo "impl,op,size_bytes,latency_us,bandwidth_MBps"
@@ -117,35 +128,38 @@ awk -F, -v quick="$quick" '
       print line
     }
   }
-  function target(what, value, pass, goal) {
-    printf "%-46s %8s  %-5s (goal %s)\n", what, value, value == "-" ? "n/a" : (pass ? "PASS" : "FAIL"), goal
+  function rnum(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "" : a / b }
+  function target(what, r, ok, goal,   verdict) {
+    verdict = r == "" ? "n/a" : (ok ? "PASS" : "FAIL")
+    printf "%-46s %7s  %-4s (goal %s)\n", what, r == "" ? "-" : sprintf("%.3f", r), verdict, goal
   }
   END {
     print "ishmem vs peers on 2 PEs" (quick ? " (--quick)" : "") "; figures are medians;"
     print "ratio = ishmem / peer: below 1 is faster for latency, above 1 is faster for bandwidth"
     table("put", "lat", "put latency (us): putmem + quiet", "oshmem mpi memcpy")
-    table("put", "bw", "put bandwidth (MB/s): putmem_nbi x 64 + quiet", "oshmem mpi memcpy")
+    table("put", "bw", "put bandwidth (MB/s): putmem_nbi x window + quiet", "oshmem mpi memcpy")
     table("get", "lat", "get latency (us): getmem", "oshmem mpi")
-    table("get", "bw", "get bandwidth (MB/s): getmem_nbi x 64 + quiet", "oshmem mpi")
+    table("get", "bw", "get bandwidth (MB/s): getmem_nbi x window + quiet", "oshmem mpi")
     table("barrier", "lat", "barrier_all latency (us) (mpi: MPI_Barrier)", "oshmem mpi")
     table("malloc", "lat", "malloc + free latency (us)", "oshmem")
     table("p_pingpong", "lat", "long_p ping-pong, one-way latency (us)", "oshmem")
 
     print "\n== targets"
-    r = ratio(lat["ishmem", "put", 8], lat["oshmem", "put", 8])
-    target("put + quiet 8 B, ishmem / oshmem", r, r + 0 <= 0.5, "<= 0.50")
-    r = ratio(lat["ishmem", "barrier", 0], lat["mpi", "barrier", 0])
-    target("barrier_all, ishmem / MPI_Barrier", r, r + 0 <= 0.5, "<= 0.50")
-    r = ratio(lat["ishmem", "malloc", 1048576], lat["oshmem", "malloc", 1048576])
-    target("malloc + free 1 MiB, ishmem / oshmem", r, r + 0 <= 1.0, "<= 1.00")
-    worst = "-"
+    r = rnum(lat["ishmem", "put", 8], lat["oshmem", "put", 8])
+    target("put + quiet 8 B, ishmem / oshmem", r, r != "" && r <= 0.5, "<= 0.5")
+    r = rnum(lat["ishmem", "barrier", 0], lat["mpi", "barrier", 0])
+    target("barrier_all, ishmem / MPI_Barrier", r, r != "" && r <= 0.5, "<= 0.5")
+    r = rnum(lat["ishmem", "malloc", 1048576], lat["oshmem", "malloc", 1048576])
+    target("malloc + free 1 MiB, ishmem / oshmem", r, r != "" && r <= 1, "<= 1.0")
+    worst = ""
     split(substr(sizes["put"], 2), s, " ")
     for (k = 1; k in s; ++k) {
       if (s[k] + 0 < 1048576) continue
-      r = ratio(bw["ishmem", "put", s[k]], bw["memcpy", "put", s[k]])
-      if (r != "-" && (worst == "-" || r + 0 < worst + 0)) worst = r
+      r = rnum(bw["ishmem", "put", s[k]], bw["memcpy", "put", s[k]])
+      if (r != "" && (worst == "" || r < worst)) worst = r
     }
-    target("put bandwidth >= 1 MiB, worst ishmem / memcpy", worst, worst + 0 >= 0.9, ">= 0.90")
+    target("put bandwidth >= 1 MiB, worst ishmem / memcpy", worst, worst != "" && worst >= 0.9,
+           ">= 0.9")
   }' "$tmp/all.csv"
 
 if [ "${#notes[@]}" -gt 0 ]; then
