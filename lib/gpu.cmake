@@ -88,6 +88,8 @@ elseif(ISHMEM_GPU_BACKEND STREQUAL "hip")
   add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:-xc++>"
                       "$<$<COMPILE_LANGUAGE:CXX>:--offload-arch=${ishmemi_arch_list}>"
                       "$<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-command-line-argument>")
+  add_link_options("$<$<LINK_LANGUAGE:CXX>:--offload-arch=${ishmemi_arch_list}>"
+                   "$<$<LINK_LANGUAGE:CXX>:-Wno-unused-command-line-argument>")
 endif()
 
 # hwloc places each PE's CPUs next to its GPU (GPU backends only).

@@ -16,11 +16,16 @@ enum Scope { kThread, kWarp, kBlock };
 const char *scope_name(Scope s) { return s == kThread ? "thread" : s == kWarp ? "warp" : "block"; }
 
 constexpr unsigned kThreads = 1024;
+#ifdef ISHMEMI_STREAMING_COPY
+const char *const kVariant = " (evict-first copies)";
+#else
+const char *const kVariant = "";
+#endif
 
 // Group g of `groups` moves bytes [g * slice, min((g + 1) * slice, bytes)).
 template <Scope S, bool GET>
-__global__ void rma_kernel(char *sym, char *local, std::size_t bytes, std::size_t slice,
-                           std::size_t groups, int peer) {
+__device__ __forceinline__ void rma_body(char *sym, char *local, std::size_t bytes,
+                                         std::size_t slice, std::size_t groups, int peer) {
   std::size_t g = S == kThread ? blockIdx.x * (std::size_t)blockDim.x + threadIdx.x
                   : S == kWarp ? (blockIdx.x * (std::size_t)blockDim.x + threadIdx.x) / warpSize
                                : blockIdx.x;
@@ -38,6 +43,20 @@ __global__ void rma_kernel(char *sym, char *local, std::size_t bytes, std::size_
   }
 }
 
+// As an application would launch them: with no bounds, and with the bounds that let two
+// 1024-thread blocks share a multiprocessor (at most 32 registers a thread).
+template <Scope S, bool GET>
+__global__ void rma_kernel(char *sym, char *local, std::size_t bytes, std::size_t slice,
+                           std::size_t groups, int peer) {
+  rma_body<S, GET>(sym, local, bytes, slice, groups, peer);
+}
+template <Scope S, bool GET>
+__global__ void __launch_bounds__(1024, 2)
+    rma_kernel_full(char *sym, char *local, std::size_t bytes, std::size_t slice,
+                    std::size_t groups, int peer) {
+  rma_body<S, GET>(sym, local, bytes, slice, groups, peer);
+}
+
 // The plain store kernel: 16-byte loads and stores over a grid-stride loop, bytes tail.
 __global__ void store16(char *dst, const char *src, std::size_t bytes) {
   std::size_t nv = bytes / 16, stride = (std::size_t)gridDim.x * blockDim.x;
@@ -53,6 +72,8 @@ __global__ void store16(char *dst, const char *src, std::size_t bytes) {
 struct Config {
   Scope scope;
   unsigned max_blocks;
+  unsigned threads;
+  bool bounded;  // __launch_bounds__(1024, 2)
 };
 
 struct Row {
@@ -62,21 +83,27 @@ struct Row {
   double us;
 };
 
-template <bool GET>
-void launch_rma(Scope s, unsigned blocks, char *sym, char *local, std::size_t bytes,
-                std::size_t slice, std::size_t groups, int peer, gpuStream_t stream) {
-  switch (s) {
-    case kThread:
-      rma_kernel<kThread, GET><<<blocks, kThreads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
-      break;
-    case kWarp:
-      rma_kernel<kWarp, GET><<<blocks, kThreads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
-      break;
-    case kBlock:
-      rma_kernel<kBlock, GET><<<blocks, kThreads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
-      break;
-  }
+template <Scope S, bool GET>
+void launch_scoped(const Config &c, unsigned blocks, char *sym, char *local, std::size_t bytes,
+                   std::size_t slice, std::size_t groups, int peer, gpuStream_t stream) {
+  if (c.bounded)
+    rma_kernel_full<S, GET><<<blocks, c.threads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
+  else
+    rma_kernel<S, GET><<<blocks, c.threads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
   BENCH_LAUNCHED();
+}
+
+template <bool GET>
+void launch_rma(const Config &c, unsigned blocks, char *sym, char *local, std::size_t bytes,
+                std::size_t slice, std::size_t groups, int peer, gpuStream_t stream) {
+  switch (c.scope) {
+    case kThread:
+      return launch_scoped<kThread, GET>(c, blocks, sym, local, bytes, slice, groups, peer, stream);
+    case kWarp:
+      return launch_scoped<kWarp, GET>(c, blocks, sym, local, bytes, slice, groups, peer, stream);
+    case kBlock:
+      return launch_scoped<kBlock, GET>(c, blocks, sym, local, bytes, slice, groups, peer, stream);
+  }
 }
 
 }  // namespace
@@ -110,34 +137,38 @@ int main(int argc, char **argv) {
     BENCH_GPU(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking));
     char *remote = peer_address(sym, peer);
     const unsigned full = 2 * sms;  // two 1024-thread blocks per multiprocessor
-    const Config configs[] = {{kBlock, 1},       {kBlock, 16},       {kBlock, unsigned(sms)},
-                              {kBlock, full},    {kBlock, 2 * full}, {kWarp, full},
-                              {kThread, full}};
-    printf("# ishmem-gpu-bench-put: %s, PE 0 -> PE 1 (one GPU: %s, %d SMs, warp %d)\n", op,
-           prop.name, sms, warp);
-    printf("%-4s %-10s %7s %7s %12s %12s %10s\n", "op", "scope", "blocks", "threads", "bytes",
+    const Config configs[] = {
+        {kBlock, 1, 1024, false},         {kBlock, 16, 1024, false},
+        {kBlock, unsigned(sms), 1024, false}, {kBlock, full, 1024, false},
+        {kBlock, full, 1024, true},       {kBlock, 2 * full, 1024, true},
+        {kBlock, 3 * unsigned(sms), 512, false}, {kBlock, 6 * unsigned(sms), 512, false},
+        {kWarp, full, 1024, true},        {kThread, full, 1024, true}};
+    printf("# ishmem-gpu-bench-put%s: %s, PE 0 -> PE 1 (one GPU: %s, %d SMs, warp %d)\n",
+           kVariant, op, prop.name, sms, warp);
+    printf("%-4s %-12s %7s %7s %12s %12s %10s\n", "op", "scope", "blocks", "threads", "bytes",
            "usec", "GB/s");
     for (std::size_t bytes : bench_sizes(max_bytes)) {
       const int batch = batch_for(bytes), runs = 7, warmup = 2;
       for (const Config &c : configs) {
-        std::size_t groups_max =
-            c.scope == kBlock ? c.max_blocks
-            : c.scope == kWarp ? std::size_t{c.max_blocks} * (kThreads / warp)
-                               : std::size_t{c.max_blocks} * kThreads;
+        const unsigned per_warp = c.threads / warp;
+        std::size_t groups_max = c.scope == kBlock  ? c.max_blocks
+                                 : c.scope == kWarp ? std::size_t{c.max_blocks} * per_warp
+                                                    : std::size_t{c.max_blocks} * c.threads;
         std::size_t slice = (bytes + groups_max - 1) / groups_max;
         slice = std::max<std::size_t>((slice + 15) / 16 * 16, 16);
         std::size_t groups = (bytes + slice - 1) / slice;
-        std::size_t per_block = c.scope == kBlock ? 1 : c.scope == kWarp ? kThreads / warp : kThreads;
+        std::size_t per_block = c.scope == kBlock ? 1 : c.scope == kWarp ? per_warp : c.threads;
         unsigned blocks = static_cast<unsigned>((groups + per_block - 1) / per_block);
         double us = time_us(stream, warmup, runs, batch, [&](gpuStream_t s) {
           if (get)
-            launch_rma<true>(c.scope, blocks, sym, local, bytes, slice, groups, peer, s);
+            launch_rma<true>(c, blocks, sym, local, bytes, slice, groups, peer, s);
           else
-            launch_rma<false>(c.scope, blocks, sym, local, bytes, slice, groups, peer, s);
+            launch_rma<false>(c, blocks, sym, local, bytes, slice, groups, peer, s);
         });
-        rows.push_back({scope_name(c.scope), blocks, bytes, us});
-        printf("%-4s %-10s %7u %7u %12zu %12.2f %10.2f\n", op, scope_name(c.scope), blocks,
-               kThreads, bytes, us, gb_per_s(bytes, us));
+        std::string what = std::string(scope_name(c.scope)) + (c.bounded ? "/lb" : "");
+        rows.push_back({what, blocks, bytes, us});
+        printf("%-4s %-12s %7u %7u %12zu %12.2f %10.2f\n", op, what.c_str(), blocks, c.threads,
+               bytes, us, gb_per_s(bytes, us));
       }
       // The limits, between the same buffers.
       double ce = time_us(stream, warmup, runs, batch, [&](gpuStream_t s) {
@@ -145,7 +176,7 @@ int main(int argc, char **argv) {
                       : gpuMemcpyAsync(remote, local, bytes, gpuMemcpyDeviceToDevice, s));
       });
       rows.push_back({"copy-engine", 0, bytes, ce});
-      printf("%-4s %-10s %7s %7s %12zu %12.2f %10.2f\n", op, "copy-engine", "-", "-", bytes, ce,
+      printf("%-4s %-12s %7s %7s %12zu %12.2f %10.2f\n", op, "copy-engine", "-", "-", bytes, ce,
              gb_per_s(bytes, ce));
       unsigned sb = static_cast<unsigned>(
           std::min<std::size_t>(full, std::max<std::size_t>(1, bytes / 16 / kThreads)));
@@ -157,7 +188,7 @@ int main(int argc, char **argv) {
         BENCH_LAUNCHED();
       });
       rows.push_back({"store16", sb, bytes, st});
-      printf("%-4s %-10s %7u %7u %12zu %12.2f %10.2f\n", op, "store16", sb, kThreads, bytes, st,
+      printf("%-4s %-12s %7u %7u %12zu %12.2f %10.2f\n", op, "store16", sb, kThreads, bytes, st,
              gb_per_s(bytes, st));
       fflush(stdout);
       // Never benchmark on garbage: the last bytes moved must be the source's.
@@ -175,17 +206,22 @@ int main(int argc, char **argv) {
     double worst = 1e9;
     for (const Row &ce : rows) {
       if (ce.what != "copy-engine" || ce.bytes < (64u << 20)) continue;
-      double best = 1e30;
+      const Row *best = nullptr;
       for (const Row &r : rows)
-        if (r.what == "block" && r.bytes == ce.bytes) best = std::min(best, r.us);
-      double ratio = ce.us / best;
+        if (r.what.rfind("block", 0) == 0 && r.bytes == ce.bytes && (!best || r.us < best->us))
+          best = &r;
+      if (!best) continue;
+      double ratio = ce.us / best->us;
       worst = std::min(worst, ratio);
-      printf("# target %s: %zu bytes: best block %.1f GB/s, copy engine %.1f GB/s, ratio %.3f\n",
-             op, ce.bytes, gb_per_s(ce.bytes, best), gb_per_s(ce.bytes, ce.us), ratio);
+      printf("# target %s%s: %zu bytes: best block (%s, %u blocks) %.1f GB/s, copy engine %.1f "
+             "GB/s, ratio %.3f\n",
+             op, kVariant, ce.bytes, best->what.c_str(), best->blocks, gb_per_s(ce.bytes, best->us),
+             gb_per_s(ce.bytes, ce.us), ratio);
     }
     if (worst < 1e9)
-      printf("# summary %s: block %s / copy engine from 64 MiB up: min ratio %.3f (target >= 0.9: %s)\n",
-             op, op, worst, worst >= 0.9 ? "met" : "NOT met");
+      printf("# summary %s%s: block %s / copy engine from 64 MiB up: min ratio %.3f (target >= 0.9: "
+             "%s)\n",
+             op, kVariant, op, worst, worst >= 0.9 ? "met" : "NOT met");
     BENCH_GPU(gpuStreamDestroy(stream));
   }
   BENCH_ISHMEM(ishmem_barrier_all());

@@ -26,7 +26,9 @@
 #include "ishmem.h"
 
 /* The PE layout a kernel needs: a symmetric address `a` on PE `pe` is at
- * a + (slot(pe) - my_slot) * stride, with slot(pe) = pe - first_local_pe when contiguous. */
+ * a + (slot(pe) - my_slot) * stride, with slot(pe) = pe - first_local_pe when contiguous
+ * (always so with a GPU backend, whose PEs share one node: there it is a + (pe - my_pe) *
+ * stride). */
 typedef struct ishmemx_device_handle {
   char *window;       /* slot 0 of the node's heap window */
   size_t stride;      /* bytes per slot */
@@ -122,31 +124,40 @@ struct Block {
   static ISHMEMI_FN void sync() { __syncthreads(); }
 };
 
+/* Body accesses of the copies. ISHMEMI_STREAMING_COPY (nvcc; an experiment, off by default)
+ * marks them evict-first, for copies that outsize the L2. */
+#if defined(ISHMEMI_STREAMING_COPY) && defined(ISHMEMI_GPU_NVCC)
+#define ISHMEMI_COPY_LOAD(p) __ldcs(p)
+#define ISHMEMI_COPY_STORE(p, v) __stcs((p), (v))
+#else
+#define ISHMEMI_COPY_LOAD(p) (*(p))
+#define ISHMEMI_COPY_STORE(p, v) (*(p) = (v))
+#endif
+
 /* Copies n bytes with accesses of V, dst and src being equally aligned modulo sizeof(V):
- * the head up to dst's alignment and the tail bytewise, the body as V, four per step. */
+ * the head (up to dst's alignment) and the tail bytewise, first, so that nothing but the body
+ * loop's pointers stays live in it; the body as V, four per thread per step, loads first. */
 template <class G, class V>
 ISHMEMI_FN void copy_as(char *dst, const char *src, size_t n) {
   const size_t w = sizeof(V);
-  const size_t r = G::rank(), g = G::size();
+  const unsigned r = G::rank(), g = G::size();
   size_t head = (w - ((size_t)dst & (w - 1))) & (w - 1);
   if (head > n) head = n;
+  const size_t body = (n - head) / w * w;
   for (size_t i = r; i < head; i += g) dst[i] = src[i];
-  dst += head;
-  src += head;
-  n -= head;
-  const size_t nv = n / w;
-  V *dv = (V *)dst;
-  const V *sv = (const V *)src;
-  size_t i = r;
-  for (; i + 3 * g < nv; i += 4 * g) {
-    V a = sv[i], b = sv[i + g], c = sv[i + 2 * g], d = sv[i + 3 * g];
-    dv[i] = a;
-    dv[i + g] = b;
-    dv[i + 2 * g] = c;
-    dv[i + 3 * g] = d;
+  for (size_t i = head + body + r; i < n; i += g) dst[i] = src[i];
+  const V *s = (const V *)(src + head) + r;
+  const V *end = (const V *)(src + head + body);
+  V *d = (V *)(dst + head) + r;
+  for (; s + 3 * g < end; s += 4 * g, d += 4 * g) {
+    V a = ISHMEMI_COPY_LOAD(s), b = ISHMEMI_COPY_LOAD(s + g), c = ISHMEMI_COPY_LOAD(s + 2 * g),
+      e = ISHMEMI_COPY_LOAD(s + 3 * g);
+    ISHMEMI_COPY_STORE(d, a);
+    ISHMEMI_COPY_STORE(d + g, b);
+    ISHMEMI_COPY_STORE(d + 2 * g, c);
+    ISHMEMI_COPY_STORE(d + 3 * g, e);
   }
-  for (; i < nv; i += g) dv[i] = sv[i];
-  for (size_t j = nv * w + r; j < n; j += g) dst[j] = src[j];
+  for (; s < end; s += g, d += g) ISHMEMI_COPY_STORE(d, ISHMEMI_COPY_LOAD(s));
 }
 
 template <class G>
@@ -166,10 +177,11 @@ ISHMEMI_FN void copy(void *dst, const void *src, size_t n) {
     copy_as<G, unsigned char>(d, s, n);
 }
 
-/* The address of symmetric `sym` on node-local `pe`. */
+/* The address of symmetric `sym` on `pe`. GPU heaps span one node whose PEs are numbered
+ * like their slots (the runtime checks this), so slot(pe) - my_slot = pe - my_pe: one
+ * multiply-add, and no table load, which keeps ishmem_p as cheap as a raw store. */
 ISHMEMI_FN char *peer(const Handle &h, const void *sym, int pe) {
-  int slot = h.contiguous ? pe - h.first_local_pe : h.pe_slot[pe];
-  return (char *)sym + (ptrdiff_t)(slot - h.my_slot) * (ptrdiff_t)h.stride;
+  return (char *)sym + (ptrdiff_t)(pe - h.my_pe) * (ptrdiff_t)h.stride;
 }
 
 template <class G, bool NBI>
@@ -206,9 +218,7 @@ ISHMEMI_FN int fence(const Handle &) {
 ISHMEMI_FN void *ptr(const Handle &h, const void *dest, int pe) {
   size_t off = (size_t)((const char *)dest - h.local_base);
   if (pe < 0 || pe >= h.n_pes || off >= h.stride) return 0;
-  int slot = h.contiguous ? pe - h.first_local_pe : h.pe_slot[pe];
-  if (slot < 0 || slot >= h.n_local) return 0;
-  return h.window + (size_t)slot * h.stride + off;
+  return peer(h, dest, pe);
 }
 ISHMEMI_FN int my_pe(const Handle &h) { return h.my_pe; }
 ISHMEMI_FN int n_pes(const Handle &h) { return h.n_pes; }
@@ -324,9 +334,11 @@ inline const Handle &host_state() {
   ISHMEMI_GEN_GROUP(PREFIX, H0, H1, block, ::ishmemi::Block)
 
 /* Handle parameter spellings, function-like so that they pass through the generators
- * unexpanded: with the handle (H) or without (NOARG), before more parameters or alone. */
-#define ISHMEMI_H() const ishmemx_device_handle_t &ishmemi_h,
-#define ISHMEMI_H_ONLY() const ishmemx_device_handle_t &ishmemi_h
+ * unexpanded: with the handle (H) or without (NOARG), before more parameters or alone. The
+ * handle is taken by value: bound to a reference, a kernel argument would be copied to local
+ * memory and reloaded around every volatile store. */
+#define ISHMEMI_H() ishmemx_device_handle_t ishmemi_h,
+#define ISHMEMI_H_ONLY() ishmemx_device_handle_t ishmemi_h
 #define ISHMEMI_NOARG()
 #define ISHMEMI_NOARG_ONLY()
 

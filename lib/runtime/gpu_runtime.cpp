@@ -120,6 +120,9 @@ ishmemx_device_handle_t device_handle(const FastPath &fast) {
 void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   GpuBackend *gpu = gpu_backend(rt);
   if (!gpu) return;
+  // The device calls translate addresses as a + (pe - my_pe) * stride (ishmem/device.h).
+  if (!fast.contiguous || fast.n_local != fast.n_pes)
+    fail(ISHMEM_ERR_INTERNAL, "a GPU heap needs every PE on one node, numbered by slot");
   auto state = std::make_unique<GpuRuntime>();
   state->backend = gpu;
   state->timeout_s = rt.config.bootstrap_timeout;

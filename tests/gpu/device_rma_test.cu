@@ -306,10 +306,15 @@ TEST(DeviceQuiet, DataBeforeFlag) {
   gpuStream_t rs, ws;
   GPU_OK(gpuStreamCreateWithFlags(&rs, gpuStreamNonBlocking));
   GPU_OK(gpuStreamCreateWithFlags(&ws, gpuStreamNonBlocking));
+  // Load both kernels now: with lazy module loading, loading the writer while the reader
+  // spins would wait for the reader.
+  gpuFuncAttributes attr;
+  GPU_OK(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&reader)));
+  GPU_OK(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&writer)));
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  writer<<<1, 512, 0, ws>>>(data, src.as<long>(), n, flag, right_pe());
   reader<<<1, 256, 0, rs>>>(data, n, flag, 1000L * left_pe(), bad.as<unsigned long long>(),
                             20ull * 1000 * 1000 * 1000);
-  writer<<<1, 512, 0, ws>>>(data, src.as<long>(), n, flag, right_pe());
   GPU_LAUNCHED();
   unsigned long long b = to_host(bad.as<unsigned long long>(), 1)[0];
   EXPECT_EQ(b >> 40, 0u) << "the flag never arrived";

@@ -46,9 +46,12 @@ std::vector<T> to_host(const T *device, std::size_t count) {
   return host;
 }
 
+// A copy from pageable host memory may return before its DMA lands: wait for it, or a peer's
+// put made after the next barrier could be overwritten by it.
 template <class T>
 void to_device(T *device, const std::vector<T> &host) {
   GPU_OK(gpuMemcpy(device, host.data(), host.size() * sizeof(T), gpuMemcpyDefault));
+  GPU_OK(gpuDeviceSynchronize());
 }
 
 // Device memory private to this PE (not symmetric), freed at scope end.

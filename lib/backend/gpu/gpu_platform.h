@@ -45,7 +45,9 @@ constexpr gpuError_t gpuSuccess = hipSuccess;
 #define gpuEventSynchronize hipEventSynchronize
 #define gpuEventElapsedTime hipEventElapsedTime
 #define gpuGetDeviceProperties hipGetDeviceProperties
+#define gpuFuncGetAttributes hipFuncGetAttributes
 using gpuDeviceProp = hipDeviceProp_t;
+using gpuFuncAttributes = hipFuncAttributes;
 
 #else
 #ifndef ISHMEMI_PLATFORM_CUDA
@@ -88,5 +90,7 @@ constexpr gpuError_t gpuSuccess = cudaSuccess;
 #define gpuEventSynchronize cudaEventSynchronize
 #define gpuEventElapsedTime cudaEventElapsedTime
 #define gpuGetDeviceProperties cudaGetDeviceProperties
+#define gpuFuncGetAttributes cudaFuncGetAttributes
 using gpuDeviceProp = cudaDeviceProp;
+using gpuFuncAttributes = cudaFuncAttributes;
 #endif
