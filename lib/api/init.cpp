@@ -14,18 +14,24 @@ void report_error(const char *text) {
 }
 }  // namespace ishmem::detail
 
+namespace {
+// Whether ishmem_init started MPI, so that ishmem_finalize ends it. Kept across a failed
+// ishmem_init (MPI stays up so the program may fix its environment and call it again).
+bool g_started_mpi = false;
+}  // namespace
+
 extern "C" {
 
 int ishmem_init(void) {
   return guard([] {
     int initialized = 0;
     ISHMEMI_CHECK_MPI(MPI_Initialized(&initialized));
-    bool owns = !initialized;
-    if (owns) {
+    if (!initialized) {
       int provided = 0;
       ISHMEMI_CHECK_MPI(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided));
+      g_started_mpi = true;
     }
-    runtime_init(MPI_COMM_WORLD, owns);
+    runtime_init(MPI_COMM_WORLD, g_started_mpi);
   });
 }
 

@@ -54,9 +54,10 @@ std::size_t allocate(Runtime &rt, std::size_t size, std::size_t align, const cha
   return *offset;
 }
 
-void *aligned_malloc(std::size_t size, std::size_t align, const char *fn) {
+void *aligned_malloc(std::size_t size, std::size_t align, const char *fn,
+                     CollectiveOp op = CollectiveOp::malloc) {
   Runtime &rt = runtime();
-  check_agreement(rt, CollectiveOp::malloc, size, align);
+  check_agreement(rt, op, size, align);
   if (size == 0) return nullptr;
   if (align == 0 || (align & (align - 1)) != 0)
     fail(ISHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", fn, align);
@@ -98,6 +99,23 @@ void zero_local(Runtime &rt, char *dest, std::size_t bytes) {
     rt.backend->copy(dest + done, zeros.data(), std::min(zeros.size(), bytes - done));
 }
 
+// Runs a local step that follows an agreed allocation (zeroing, copying) and agrees on its
+// outcome, so that a failure on one PE (a GPU copy, say) fails every PE; also a barrier.
+template <class F>
+void agreed_local_step(Runtime &rt, const char *fn, F &&step) {
+  int code = ISHMEM_SUCCESS;
+  std::string text;
+  try {
+    step();
+  } catch (const Error &e) {
+    code = e.code();
+    text = e.what();
+  }
+  if (rt.boot->all_true(code == ISHMEM_SUCCESS, false)) return;
+  if (code != ISHMEM_SUCCESS) throw Error(code, text);
+  fail(ISHMEM_ERR_SYSTEM, "%s: another PE failed to fill its copy of the block", fn);
+}
+
 template <class F>
 void *guarded_pointer(F &&body) {
   void *result = nullptr;
@@ -123,11 +141,17 @@ void *ishmem_calloc(size_t count, size_t size) {
     std::size_t bytes = 0;
     // An overflowing product is agreed on as SIZE_MAX, which no heap can hold.
     if (__builtin_mul_overflow(count, size, &bytes)) bytes = SIZE_MAX;
-    char *p = static_cast<char *>(aligned_malloc(bytes, Allocator::kMinAlign, "ishmem_calloc"));
+    char *p = static_cast<char *>(
+        aligned_malloc(bytes, Allocator::kMinAlign, "ishmem_calloc", CollectiveOp::calloc));
     if (!p) return nullptr;
     Runtime &rt = runtime();
-    zero_local(rt, p, bytes);
-    sync_all(rt);  // no peer may write the block before it is zeroed
+    // No peer may write the block before every PE has zeroed its copy.
+    try {
+      agreed_local_step(rt, "ishmem_calloc", [&] { zero_local(rt, p, bytes); });
+    } catch (...) {
+      release_block(rt, static_cast<std::size_t>(p - rt.heap->local_base()));
+      throw;
+    }
     return p;
   });
 }
@@ -144,14 +168,23 @@ void *ishmem_realloc(void *ptr, size_t size) {
       release_block(rt, off);
       return nullptr;
     }
-    if (off + Allocator::round_size(size) <= rt.heap->committed() &&
-        rt.allocator->resize_in_place(off, size))
+    if (rt.allocator->can_resize_in_place(off, size)) {
+      commit_heap(rt, off + Allocator::round_size(size));  // collective, same on every PE
+      rt.allocator->resize_in_place(off, size);
       return ptr;
+    }
     std::size_t fresh = allocate(rt, size, 0, "ishmem_realloc");
     char *base = rt.heap->local_base();
-    rt.backend->copy(base + fresh, base + off, std::min(old_size, Allocator::round_size(size)));
+    // Every PE has copied before any peer writes the new block.
+    try {
+      agreed_local_step(rt, "ishmem_realloc", [&] {
+        rt.backend->copy(base + fresh, base + off, std::min(old_size, Allocator::round_size(size)));
+      });
+    } catch (...) {
+      release_block(rt, fresh);
+      throw;
+    }
     release_block(rt, off);
-    sync_all(rt);  // every PE has copied before any peer writes the new block
     return base + fresh;
   });
 }

@@ -71,6 +71,15 @@ std::size_t Allocator::block_size(std::size_t offset) const {
   return it == used_.end() ? 0 : it->second;
 }
 
+bool Allocator::can_resize_in_place(std::size_t offset, std::size_t new_size) const {
+  auto it = used_.find(offset);
+  if (it == used_.end()) return false;
+  new_size = round_size(new_size);
+  if (new_size <= it->second) return true;
+  auto next = free_.find(offset + it->second);
+  return next != free_.end() && next->second >= new_size - it->second;
+}
+
 bool Allocator::resize_in_place(std::size_t offset, std::size_t new_size) {
   auto it = used_.find(offset);
   if (it == used_.end()) return false;

@@ -24,6 +24,8 @@ class Allocator {
   std::size_t release(std::size_t offset);
   // Size of the used block starting at `offset`, 0 if none.
   std::size_t block_size(std::size_t offset) const;
+  // True if resize_in_place(offset, new_size) would succeed; no state change.
+  bool can_resize_in_place(std::size_t offset, std::size_t new_size) const;
   // Grows or shrinks a used block in place if the space after it allows; true on success.
   bool resize_in_place(std::size_t offset, std::size_t new_size);
 

@@ -29,7 +29,14 @@ std::unique_ptr<Backend> choose_backend(const Runtime &rt) {
   const std::string &wanted = rt.config.backend;
   std::unique_ptr<Backend> gpu;
   std::string why;
-  if (wanted != "host") gpu = make_gpu_backend(topo.local_rank, topo.n_local, why);
+  if (wanted != "host") {
+    try {
+      gpu = make_gpu_backend(topo.local_rank, topo.n_local, why);
+    } catch (const Error &e) {  // every PE must reach the agreement below
+      gpu.reset();
+      why = e.what();
+    }
+  }
   if (gpu && rt.multi_node()) {
     gpu.reset();
     why = "off-node PEs are reached through MPI, which is given host memory only";
@@ -43,6 +50,55 @@ std::unique_ptr<Backend> choose_backend(const Runtime &rt) {
   return make_host_backend();
 }
 
+// Runs one setup step and agrees on its outcome over `comm`: throws on every PE if it failed
+// on any, with this PE's own error where it has one.
+template <class Step>
+void agreed_step(MPI_Comm comm, const char *what, Step &&step) {
+  int code = ISHMEM_SUCCESS;
+  std::string text;
+  try {
+    step();
+  } catch (const Error &e) {
+    code = e.code();
+    text = e.what();
+  } catch (const std::exception &e) {
+    code = ISHMEM_ERR_INTERNAL;
+    text = e.what();
+  }
+  // Status codes are negative: the minimum is a failing PE's code, which the others report.
+  int worst = ISHMEM_SUCCESS;
+  ISHMEMI_CHECK_MPI(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, comm));
+  if (code != ISHMEM_SUCCESS) throw Error(code, text);
+  if (worst != ISHMEM_SUCCESS) fail(worst, "ishmem_init: another PE failed while %s", what);
+}
+
+std::uint64_t text_hash(const std::string &text) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// Variables that shape the heap must be equal on every PE: different values would make
+// heaps diverge (trimming, chunking, backend) or PEs take different collective paths.
+void check_config_agrees(MPI_Comm comm, const Config &config) {
+  const std::pair<const char *, std::uint64_t> shared[] = {
+      {"ISHMEM_SYMMETRIC_SIZE", config.symmetric_size},
+      {"ISHMEM_CHUNK_SIZE", config.chunk_size},
+      {"ISHMEM_TRIM_THRESHOLD", config.trim_threshold},
+      {"ISHMEM_BACKEND", text_hash(config.backend)},
+      {"ISHMEM_NODE_LOCAL", text_hash(config.node_local)},
+  };
+  constexpr int n = sizeof shared / sizeof shared[0];
+  std::uint64_t lo[n], hi[n], min[n], max[n];
+  for (int i = 0; i < n; ++i) lo[i] = hi[i] = shared[i].second;
+  ISHMEMI_CHECK_MPI(MPI_Allreduce(lo, min, n, MPI_UINT64_T, MPI_MIN, comm));
+  ISHMEMI_CHECK_MPI(MPI_Allreduce(hi, max, n, MPI_UINT64_T, MPI_MAX, comm));
+  for (int i = 0; i < n; ++i)
+    if (min[i] != max[i])
+      fail(ISHMEM_ERR_CONFIG, "%s differs between PEs (this PE: %s); set it the same everywhere",
+           shared[i].first, config_value_text(config, shared[i].first).c_str());
+}
+
 }  // namespace
 
 Runtime &runtime() {
@@ -54,34 +110,35 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   if (g_rt) fail(ISHMEM_ERR_INVALID_ARG, "ishmem is already initialized");
   auto rt = std::make_unique<Runtime>();
   rt->owns_mpi = owns_mpi;
-  // A bad variable on one PE must fail every PE, not leave the others waiting in MPI.
-  std::string config_error;
-  try {
-    rt->config = load_config();
-  } catch (const Error &e) {
-    config_error = e.what();
-  }
-  int ok = config_error.empty() ? 1 : 0, all_ok = 0;
-  ISHMEMI_CHECK_MPI(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
-  if (!ok) throw Error(ISHMEM_ERR_CONFIG, config_error);
-  if (!all_ok) fail(ISHMEM_ERR_CONFIG, "another PE has a bad ISHMEM_* environment variable");
+  // Every step that can fail on one PE alone is agreed on before the next collective one,
+  // so that a failure fails every PE at the same point instead of leaving the others waiting.
+  agreed_step(comm, "reading the ISHMEM_* variables", [&] { rt->config = load_config(); });
+  check_config_agrees(comm, rt->config);
   set_log_level(level_of(rt->config.log));
 
-  rt->boot = std::make_unique<MpiBootstrap>(comm, rt->config.node_local == "self");
+  agreed_step(comm, "MPI setup", [&] {
+    rt->boot = std::make_unique<MpiBootstrap>(comm, rt->config.node_local == "self");
+  });
   const Topology &topo = rt->boot->topology();
-  rt->mesh = std::make_unique<PeerMesh>(*rt->boot, rt->config.bootstrap_timeout);
-  rt->control_backend = make_host_backend();
-  rt->control = std::make_unique<SymmetricHeap>(*rt->control_backend, *rt->mesh, *rt->boot,
-                                                kControlBytes, kControlBytes);
-  rt->control->commit(kControlBytes);
+  agreed_step(comm, "connecting node-local PEs", [&] {
+    rt->mesh = std::make_unique<PeerMesh>(*rt->boot, rt->config.bootstrap_timeout);
+    rt->control_backend = make_host_backend();
+    rt->control = std::make_unique<SymmetricHeap>(*rt->control_backend, *rt->mesh, *rt->boot,
+                                                  kControlBytes, kControlBytes);
+  });
+  rt->control->commit(kControlBytes);  // agrees on its outcome itself
   new (rt->control_block(topo.local_rank)) ControlBlock{};
 
   rt->backend = choose_backend(*rt);
-  rt->heap = std::make_unique<SymmetricHeap>(*rt->backend, *rt->mesh, *rt->boot,
-                                             rt->config.symmetric_size, rt->config.chunk_size);
-  rt->allocator = std::make_unique<Allocator>(rt->heap->stride());
+  agreed_step(comm, "reserving the heap", [&] {
+    rt->heap = std::make_unique<SymmetricHeap>(*rt->backend, *rt->mesh, *rt->boot,
+                                               rt->config.symmetric_size, rt->config.chunk_size);
+    rt->allocator = std::make_unique<Allocator>(rt->heap->stride());
+  });
   if (rt->multi_node()) {
-    rt->remote = std::make_unique<MpiTransport>(rt->boot->world(), rt->heap->local_base());
+    agreed_step(comm, "creating the MPI window", [&] {
+      rt->remote = std::make_unique<MpiTransport>(rt->boot->world(), rt->heap->local_base());
+    });
     MpiTransport *remote = rt->remote.get();
     rt->heap->on_local_chunk = [remote](char *addr, std::size_t bytes, bool mapped) {
       if (mapped)
@@ -109,7 +166,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.host_access = rt->backend->host_accessible();
   fast.direct_atomics = fast.host_access && !rt->remote;
   fast.initialized = true;
-  gpu_runtime_init(*rt, fast);  // device state and stream barriers (GPU backends only)
+  // Device state and stream barriers (GPU backends only).
+  agreed_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });
   sync_all(*rt);
   log(LogLevel::info, "initialized: %d PEs, %d on this node (slot %d), %s backend, heap %zu bytes",
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());

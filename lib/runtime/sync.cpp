@@ -48,17 +48,18 @@ std::string describe(const CollectiveRecord &r) {
 }  // namespace
 
 void sync_all(Runtime &rt) {
-  sync_node(rt);
-  if (rt.multi_node()) {
-    rt.boot->barrier(false);
+  if (rt.multi_node())
+    rt.boot->barrier(false);  // every PE of every node
+  else
     sync_node(rt);
-  }
 }
 
 const char *collective_op_name(std::uint64_t op) {
   switch (static_cast<CollectiveOp>(op)) {
     case CollectiveOp::malloc:
       return "ishmem_malloc";
+    case CollectiveOp::calloc:
+      return "ishmem_calloc";
     case CollectiveOp::free:
       return "ishmem_free";
     case CollectiveOp::realloc:
@@ -71,22 +72,27 @@ const char *collective_op_name(std::uint64_t op) {
 
 std::string agree(Runtime &rt, CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1) {
   const Topology &topo = rt.boot->topology();
-  const std::uint64_t seq = ++rt.collective_seq;
+  // A record is stamped with the barrier epoch it is published for and lives in the buffer
+  // of that epoch's parity. Every PE that runs agree() at epoch e reads the same records: a
+  // peer that passes epoch e in a plain barrier leaves a stale stamp (a mismatch for all who
+  // read it), and no peer can write that buffer again before everyone has left epoch e+1.
+  const bool over_mpi = rt.multi_node();
+  const std::uint64_t seq = over_mpi ? ++rt.collective_seq : rt.barrier_epoch + 1;
   CollectiveRecord mine{seq, static_cast<std::uint64_t>(op), {arg0, arg1}, rt.history};
-  // The records of every PE; on the stack for the common small job (no heap allocation on
-  // the ishmem_malloc/ishmem_free path).
+  // Up to 16 PEs the records stay on the stack: agree() runs in every allocation.
   CollectiveRecord small[16];
   std::vector<CollectiveRecord> large;
-  if (topo.n_pes > 16) large.resize(topo.n_pes);
-  CollectiveRecord *const all = topo.n_pes > 16 ? large.data() : small;
+  CollectiveRecord *all = small;
+  if (topo.n_pes > 16) {
+    large.resize(topo.n_pes);
+    all = large.data();
+  }
   quiet(rt);
-  if (rt.multi_node()) {
+  if (over_mpi) {
     rt.boot->allgather(&mine, all, sizeof mine, false);
   } else {
-    // Double buffering by parity: a PE may start call seq+1 while a peer still reads seq,
-    // but cannot start seq+2 before that peer has arrived at seq+1.
     rt.control_block(topo.local_rank)->records[seq & 1] = mine;
-    sync_node(rt);
+    sync_node(rt);  // passes epoch `seq`
     for (int slot = 0; slot < topo.n_local; ++slot)
       all[topo.local_pes[slot]] = rt.control_block(slot)->records[seq & 1];
   }
@@ -106,7 +112,10 @@ std::string agree(Runtime &rt, CollectiveOp op, std::uint64_t arg0, std::uint64_
   std::map<std::string, std::vector<int>> calls;  // call text -> PEs
   for (int pe = 0; pe < topo.n_pes; ++pe) {
     std::string text = describe(all[pe]);
-    if (all[pe].history != all[0].history) text += " after a different call history";
+    if (all[pe].seq != mine.seq)
+      text = "something else at that point (a barrier, or a different number of calls)";
+    else if (all[pe].history != all[0].history)
+      text += " after a different call history";
     calls[text].push_back(pe);
   }
   std::string msg = "PEs disagree on a collective call:";

@@ -24,11 +24,13 @@ inline void cpu_relax() {
 // outnumber cores.
 template <class Ready>
 void wait_for(Ready &&ready) {
-  for (int spin = 0; !ready(); ++spin) {
-    if (spin < 256)
+  for (int spins = 0; !ready();) {
+    if (spins < 256) {
+      ++spins;
       cpu_relax();
-    else
+    } else {
       yield_cpu();
+    }
   }
 }
 
@@ -37,7 +39,7 @@ void quiet(Runtime &rt);
 // All PEs arrive before any leaves; no completion of RMA.
 void sync_all(Runtime &rt);
 
-enum class CollectiveOp : std::uint64_t { malloc = 1, free, realloc, trim };
+enum class CollectiveOp : std::uint64_t { malloc = 1, calloc, free, realloc, trim };
 const char *collective_op_name(std::uint64_t op);
 
 // Runs a full barrier that also compares `op` and `arg` across every PE together with the
