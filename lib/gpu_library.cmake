@@ -9,7 +9,8 @@ target_sources(ishmem PRIVATE
 
 if(ISHMEM_HWLOC_FOUND)
   target_compile_definitions(ishmem PRIVATE ISHMEM_HAVE_HWLOC=1)
-  target_link_libraries(ishmem PRIVATE ishmemi_hwloc)
+  target_include_directories(ishmem PRIVATE ${ISHMEM_HWLOC_INCLUDE})
+  target_link_libraries(ishmem PRIVATE ${ISHMEM_HWLOC_LIBRARY})
 endif()
 
 # ishmem_gpu_sources(<target> <sources>...): adds kernel sources, written once in the common
@@ -57,5 +58,19 @@ if(TARGET ishmem_device)
   target_link_libraries(ishmem_device PUBLIC ishmem)
   target_include_directories(ishmem_device PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   add_library(ishmem::device ALIAS ishmem_device)
-  install(TARGETS ishmem_device EXPORT ishmemTargets)
+  include(GNUInstallDirs)
+  install(TARGETS ishmem_device EXPORT ishmemTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 endif()
+
+# The installed package: find_package(ishmem) gives ishmem::ishmem and, with a GPU backend,
+# ishmem::device, finding MPI and the GPU runtime again.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+configure_package_config_file(${CMAKE_CURRENT_SOURCE_DIR}/ishmemConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/ishmemConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ishmem)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/ishmemConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ishmemConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/ishmemConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ishmem)
