@@ -89,7 +89,9 @@ uint64_t ishmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
 /* ---- Point-to-point synchronization on this PE's symmetric variables ---------------------
  * status (may be NULL) excludes entries whose status is nonzero. _any returns the index of a
  * satisfied entry (SIZE_MAX if none can be), _some the number of satisfied entries, written
- * to indices. The _vector forms compare entry i with cmp_values[i]. */
+ * to indices. The _vector forms compare entry i with cmp_values[i]. On an error (a bad cmp,
+ * an address outside the heap) wait_until returns a negative status, test and _some return
+ * 0, _any returns SIZE_MAX, and ishmemx_last_error() says why. */
 #define ISHMEMI_DECLARE_P2P(T, N)                                                                  \
   int ishmem_##N##_wait_until(T *ivar, int cmp, T cmp_value);                                      \
   int ishmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,             \

@@ -57,10 +57,9 @@ inline T amo_direct(AmoOp op, T *p, T value, T cond) {
 // Returns the old value (or 0 on error); `rc` gets the status.
 template <class T>
 inline T amo(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
-  char *peer = direct_address(dest, sizeof(T), pe);
-  if (__builtin_expect(peer != nullptr && g_fast.direct_atomics &&
-                           reinterpret_cast<std::uintptr_t>(peer) % sizeof(T) == 0,
-                       1)) {
+  char *peer = direct_address(dest, sizeof(T), pe, g_fast.atomic_bytes);
+  if (__builtin_expect(peer != nullptr, 1) &&
+      __builtin_expect(reinterpret_cast<std::uintptr_t>(peer) % sizeof(T) == 0, 1)) {
     rc = ISHMEM_SUCCESS;
     return amo_direct(op, reinterpret_cast<T *>(peer), value, cond);
   }

@@ -48,6 +48,15 @@ int rma_strided(Direction dir, void *dest, const void *source, std::ptrdiff_t ds
       fail(ISHMEM_ERR_INVALID_ARG, "%s: strides must be positive (dst %td, sst %td)", fn, dst, sst);
     });
   }
+  // The last element's offset must not overflow, or it would wrap onto an earlier one.
+  std::size_t span;
+  if (__builtin_mul_overflow(nelems - 1, static_cast<std::size_t>(dst > sst ? dst : sst), &span) ||
+      __builtin_mul_overflow(span, size, &span) || span > PTRDIFF_MAX) {
+    return guard([&] {
+      fail(ISHMEM_ERR_INVALID_ARG, "%s: %zu elements at stride %td/%td overflow", fn, nelems, dst,
+           sst);
+    });
+  }
   char *d = static_cast<char *>(dest);
   const char *s = static_cast<const char *>(source);
   for (std::size_t i = 0; i < nelems; ++i) {
@@ -71,23 +80,32 @@ int typed(Direction dir, void *dest, const void *source, std::size_t nelems, std
   return rc ? rc : rma(dir, dest, source, bytes, pe, blocking, fn);
 }
 
+// The slow halves of p and g live out of line, so that the fast halves need no stack frame.
 template <class T>
-int put_value(T *dest, T value, int pe) {
-  char *peer = direct_address(dest, sizeof(T), pe);
-  if (__builtin_expect(peer != nullptr, 1)) {
-    *reinterpret_cast<T *>(peer) = value;
-    return ISHMEM_SUCCESS;
-  }
+[[gnu::cold, gnu::noinline]] int put_value_slow(T *dest, T value, int pe) {
   return rma_slow(Direction::put, dest, &value, sizeof(T), pe, true, "ishmem_p");
 }
 
 template <class T>
-T get_value(const T *source, int pe) {
-  const char *peer = direct_address(source, sizeof(T), pe);
-  if (__builtin_expect(peer != nullptr, 1)) return *reinterpret_cast<const T *>(peer);
+[[gnu::cold, gnu::noinline]] T get_value_slow(const T *source, int pe) {
   T value{};
   rma_slow(Direction::get, &value, source, sizeof(T), pe, true, "ishmem_g");
   return value;
+}
+
+template <class T>
+int put_value(T *dest, T value, int pe) {
+  char *peer = direct_address(dest, sizeof(T), pe, g_fast.direct_bytes);
+  if (__builtin_expect(peer == nullptr, 0)) return put_value_slow(dest, value, pe);
+  *reinterpret_cast<T *>(peer) = value;
+  return ISHMEM_SUCCESS;
+}
+
+template <class T>
+T get_value(const T *source, int pe) {
+  const char *peer = direct_address(source, sizeof(T), pe, g_fast.direct_bytes);
+  if (__builtin_expect(peer == nullptr, 0)) return get_value_slow(source, pe);
+  return *reinterpret_cast<const T *>(peer);
 }
 
 template <std::size_t N>

@@ -16,23 +16,28 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
              bool blocking, const char *fn) noexcept;
 
 // Address of symmetric `sym` (with `bytes` after it) on node-local `pe` for direct access, or
-// nullptr if the slow path must handle it.
-inline char *direct_address(const void *sym, std::size_t bytes, int pe) {
+// nullptr if the slow path must handle it. `limit` is g_fast.direct_bytes or atomic_bytes.
+inline char *direct_address(const void *sym, std::size_t bytes, int pe, std::size_t limit) {
   const FastPath &f = g_fast;
   std::size_t off = static_cast<const char *>(sym) - f.local_base;
-  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(f.n_pes) || off >= f.stride ||
-      bytes > f.stride - off || !f.host_access)
-    return nullptr;
-  int slot = f.contiguous ? pe - f.first_local_pe : f.pe_slot[pe];
-  if (static_cast<unsigned>(slot) >= static_cast<unsigned>(f.n_local)) return nullptr;
-  return f.window + f.stride * static_cast<std::size_t>(slot) + off;
+  if (off >= limit || bytes > limit - off) return nullptr;
+  unsigned slot;
+  if (__builtin_expect(f.contiguous, 1)) {
+    slot = static_cast<unsigned>(pe - f.first_local_pe);  // bounds pe as well
+  } else {
+    if (static_cast<unsigned>(pe) >= static_cast<unsigned>(f.n_pes)) return nullptr;
+    slot = static_cast<unsigned>(f.pe_slot[pe]);
+  }
+  if (slot >= static_cast<unsigned>(f.n_local)) return nullptr;
+  return f.window + f.stride * slot + off;
 }
 
 inline int rma(Direction dir, void *dest, const void *source, std::size_t bytes, int pe,
                bool blocking, const char *fn) noexcept {
-  char *peer = direct_address(dir == Direction::put ? dest : source, bytes, pe);
+  char *peer =
+      direct_address(dir == Direction::put ? dest : source, bytes, pe, g_fast.direct_bytes);
   const void *local = dir == Direction::put ? source : dest;
-  if (__builtin_expect(peer == nullptr || bytes == 0 || local == nullptr, 0))
+  if (__builtin_expect(peer == nullptr, 0) || __builtin_expect(local == nullptr, 0))
     return rma_slow(dir, dest, source, bytes, pe, blocking, fn);
   if (dir == Direction::put)
     memcpy(peer, source, bytes);

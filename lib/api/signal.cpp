@@ -10,15 +10,14 @@ namespace {
 
 int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t *sig_addr,
                 std::uint64_t signal, int sig_op, int pe, bool blocking) noexcept {
-  return guard([&] {
+  // Everything is checked before anything moves: an error has no side effect at the target.
+  int rc = guard([&] {
     Runtime &rt = runtime();
     if (sig_op != ISHMEM_SIGNAL_SET && sig_op != ISHMEM_SIGNAL_ADD)
       fail(ISHMEM_ERR_INVALID_ARG,
            "ishmem_putmem_signal: sig_op %d is neither "
            "ISHMEM_SIGNAL_SET nor ISHMEM_SIGNAL_ADD",
            sig_op);
-    int rc = rma(Direction::put, dest, source, bytes, pe, blocking, "ishmem_putmem_signal");
-    if (rc != ISHMEM_SUCCESS) fail(rc, "ishmem_putmem_signal: %s", last_error());
     std::size_t off = reinterpret_cast<char *>(sig_addr) - g_fast.local_base;
     if (off >= g_fast.stride || sizeof *sig_addr > g_fast.stride - off || off % 8 != 0)
       fail(ISHMEM_ERR_NOT_SYMMETRIC,
@@ -30,6 +29,16 @@ int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t
            "ishmem_putmem_signal: host-initiated signals on a %s heap "
            "are not supported; use the device API",
            rt.backend->name());
+  });
+  if (rc == ISHMEM_SUCCESS)
+    rc = rma(Direction::put, dest, source, bytes, pe, blocking, "ishmem_putmem_signal");
+  if (rc != ISHMEM_SUCCESS) return rc;
+  return guard([&] {
+    Runtime &rt = runtime();
+    std::size_t off = reinterpret_cast<char *>(sig_addr) - g_fast.local_base;
+    // The data may have gone by CPU stores (a node-local target): order them before the
+    // MPI atomic as well.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     rt.remote->flush(pe);  // MPI does not order the data before the signal by itself
     std::uint64_t old;
     rt.remote->atomic(pe, off, MPI_UINT64_T, sig_op == ISHMEM_SIGNAL_SET ? MPI_REPLACE : MPI_SUM,
@@ -39,8 +48,8 @@ int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t
 
 inline int put_signal(void *dest, const void *source, std::size_t bytes, std::uint64_t *sig_addr,
                       std::uint64_t signal, int sig_op, int pe, bool blocking) noexcept {
-  char *peer_sig = direct_address(sig_addr, sizeof *sig_addr, pe);
-  if (__builtin_expect(peer_sig == nullptr || !g_fast.direct_atomics ||
+  char *peer_sig = direct_address(sig_addr, sizeof *sig_addr, pe, g_fast.atomic_bytes);
+  if (__builtin_expect(peer_sig == nullptr || reinterpret_cast<std::uintptr_t>(peer_sig) % 8 ||
                            (sig_op != ISHMEM_SIGNAL_SET && sig_op != ISHMEM_SIGNAL_ADD),
                        0))
     return signal_slow(dest, source, bytes, sig_addr, signal, sig_op, pe, blocking);

@@ -16,8 +16,8 @@ char *stream_peer_address(const void *sym, std::size_t bytes, int pe, const char
     fail(ISHMEM_ERR_INVALID_PE, "%s: PE %d is not in [0, %d)", fn, pe, f.n_pes);
   std::size_t off = static_cast<const char *>(sym) - f.local_base;
   if (off >= f.stride || bytes > f.stride - off)
-    fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)",
-         fn, sym, bytes, static_cast<void *>(f.local_base), f.stride);
+    fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)", fn,
+         sym, bytes, static_cast<void *>(f.local_base), f.stride);
   int slot = runtime().pe_slot[pe];
   if (slot < 0) fail(ISHMEM_ERR_UNSUPPORTED, "%s: PE %d is on another node", fn, pe);
   return f.window + f.stride * static_cast<std::size_t>(slot) + off;
@@ -45,14 +45,12 @@ int rma_on_stream(Direction dir, void *dest, const void *source, std::size_t byt
 
 extern "C" {
 
-int ishmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe,
-                             void *stream) {
+int ishmemx_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, void *stream) {
   return rma_on_stream(Direction::put, dest, source, nbytes, pe, stream,
                        "ishmemx_putmem_on_stream");
 }
 
-int ishmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe,
-                             void *stream) {
+int ishmemx_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, void *stream) {
   return rma_on_stream(Direction::get, dest, source, nbytes, pe, stream,
                        "ishmemx_getmem_on_stream");
 }

@@ -119,17 +119,18 @@ std::size_t wait_some(const Query<T> &q, std::size_t *indices) {
     if (q.included_count() == 0) return;
     wait_until_ready(rt, [&] { return (count = q.scan(indices, false, nullptr)) > 0; });
   });
-  return rc == ISHMEM_SUCCESS ? count : kNone;
+  return rc == ISHMEM_SUCCESS ? count : 0;
 }
 
+// Errors read as "not satisfied" (0), never as true; ishmemx_last_error() says why.
 template <class T>
 int test_all(const Query<T> &q) {
   int result = 0;
-  int rc = guard([&] {
+  guard([&] {
     check(q);
     result = q.scan(nullptr, false, nullptr) == q.included_count();
   });
-  return rc == ISHMEM_SUCCESS ? result : rc;
+  return result;
 }
 
 template <class T>
@@ -150,7 +151,7 @@ std::size_t test_some(const Query<T> &q, std::size_t *indices) {
     if (q.n && !indices) fail(ISHMEM_ERR_INVALID_ARG, "%s: indices is NULL", q.fn);
     count = q.scan(indices, false, nullptr);
   });
-  return rc == ISHMEM_SUCCESS ? count : kNone;
+  return rc == ISHMEM_SUCCESS ? count : 0;
 }
 
 }  // namespace
@@ -243,10 +244,17 @@ uint64_t ishmem_signal_fetch(const uint64_t *sig_addr) {
 }
 
 uint64_t ishmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
-  using T = uint64_t;
-  Query<T> q{sig_addr, 1, nullptr, cmp, nullptr, cmp_value, "ishmem_signal_wait_until"};
-  if (wait_all(q) != ISHMEM_SUCCESS) return 0;
-  return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+  // Returns the value that satisfied the condition: a second load could see a later one.
+  uint64_t seen = 0;
+  guard([&] {
+    Query<uint64_t> q{sig_addr, 1, nullptr, cmp, nullptr, cmp_value, "ishmem_signal_wait_until"};
+    Runtime &rt = check(q);
+    wait_until_ready(rt, [&] {
+      seen = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+      return holds(seen, cmp, cmp_value);
+    });
+  });
+  return seen;
 }
 
 #undef ISHMEMI_Q

@@ -165,6 +165,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.contiguous = contiguous;
   fast.host_access = rt->backend->host_accessible();
   fast.direct_atomics = fast.host_access && !rt->remote;
+  fast.direct_bytes = fast.host_access ? fast.stride : 0;
+  fast.atomic_bytes = fast.direct_atomics ? fast.stride : 0;
   fast.initialized = true;
   // Device state and stream barriers (GPU backends only).
   agreed_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });

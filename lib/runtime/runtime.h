@@ -22,6 +22,11 @@ struct alignas(64) FastPath {
   char *local_base = nullptr;  // this PE's heap (slot my_slot of the window)
   char *window = nullptr;      // slot 0
   std::size_t stride = 0;      // bytes per slot = largest heap
+  // Limits of the fast paths, folded into the range check: `stride` when the CPU may load and
+  // store the heap (RMA) or run its atomics on it (AMO, no MPI window in use), else 0, which
+  // sends every call to the slow path.
+  std::size_t direct_bytes = 0;
+  std::size_t atomic_bytes = 0;
   const int *pe_slot = nullptr;
   int my_pe = -1;
   int n_pes = 0;
@@ -35,7 +40,7 @@ struct alignas(64) FastPath {
   bool direct_atomics = false;
   bool initialized = false;
 };
-extern FastPath g_fast;
+extern FastPath g_fast __attribute__((visibility("hidden")));
 
 // One PE's part of the control segment: host shared memory mapped by every local peer.
 struct CollectiveRecord {

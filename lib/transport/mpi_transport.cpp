@@ -50,6 +50,7 @@ std::size_t MpiTransport::span_at(std::size_t offset) const {
 
 void MpiTransport::transfer(bool is_put, int pe, std::size_t offset, char *local, std::size_t bytes,
                             bool blocking) {
+  dirty_ = true;       // set first: an error part-way still leaves issued operations to flush
   while (bytes > 0) {  // MPI counts are int; one attached chunk per call
     int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
     MPI_Aint disp = bases_[pe] + static_cast<MPI_Aint>(offset);
@@ -61,7 +62,6 @@ void MpiTransport::transfer(bool is_put, int pe, std::size_t offset, char *local
     offset += n;
     bytes -= n;
   }
-  dirty_ = true;
   // A blocking put needs only its source back (local completion); a get needs the data.
   if (blocking && is_put) ISHMEMI_CHECK_MPI(MPI_Win_flush_local(pe, win_));
   if (blocking && !is_put) ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));

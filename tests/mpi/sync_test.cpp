@@ -3,6 +3,7 @@
 // Checks inside loops are EXPECTs: a fatal ASSERT would leave this PE's peers waiting for it.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -178,7 +179,10 @@ TEST(Sync, WaitAndTestForms) {
   EXPECT_EQ(ishmem_int_test_all_vector(ivars, n, status, ISHMEM_CMP_EQ, want), 1);
   EXPECT_EQ(ishmem_int_test_any_vector(ivars, n, nullptr, ISHMEM_CMP_LT, want), 2u);
   EXPECT_EQ(ishmem_int_test_some_vector(ivars, n, idx, nullptr, ISHMEM_CMP_LT, want), 3u);
-  EXPECT_EQ(ishmem_int_test(&ivars[0], 42, 0), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_int_test(&ivars[0], 42, 0), 0) << "an error must not read as true";
+  EXPECT_NE(std::string(ishmemx_last_error()).find("ISHMEM_CMP"), std::string::npos);
+  EXPECT_EQ(ishmem_int_test_some(ivars, n, idx, nullptr, 42, 0), 0u);
+  EXPECT_EQ(ishmem_int_wait_until(&ivars[0], 42, 0), ISHMEM_ERR_INVALID_ARG);
   int on_stack = 0;
   EXPECT_EQ(ishmem_int_wait_until(&on_stack, ISHMEM_CMP_EQ, 0), ISHMEM_ERR_NOT_SYMMETRIC);
   ishmem_barrier_all();
