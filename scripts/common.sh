@@ -29,14 +29,15 @@ install_packages() {
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-BASE_PACKAGES=(g++ make cmake pkg-config openmpi-bin libopenmpi-dev libhwloc-dev libgtest-dev)
+BASE_PACKAGES=(g++ make ninja-build cmake pkg-config openmpi-bin libopenmpi-dev libhwloc-dev libgtest-dev)
 
 # build DIR [CMAKE ARGS...]: configures and builds.
 build() {
   local dir="$1"
   shift
-  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 ||
-    { cat "$dir.configure.log"; return 1; }
+  mkdir -p "$dir"
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" \
+    >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; return 1; }
   cmake --build "$dir" -j "$JOBS"
 }
 
