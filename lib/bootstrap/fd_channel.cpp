@@ -1,10 +1,13 @@
 #include "bootstrap/fd_channel.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "runtime/error.h"
 
@@ -16,6 +19,12 @@ void UniqueFd::reset(int fd) {
 }
 
 Deadline Deadline::after(double seconds) {
+  // Saturates: NaN or a negative time is already past, and a huge one is capped far enough
+  // ahead to count as forever, so that neither the double-to-time_t cast nor the sum overflows
+  // (the monotonic clock starts near boot, far below the cap).
+  constexpr double kForever = static_cast<double>(std::numeric_limits<time_t>::max() / 2);
+  if (!(seconds > 0)) seconds = 0;
+  if (seconds > kForever) seconds = kForever;
   Deadline d;
   clock_gettime(CLOCK_MONOTONIC, &d.end_);
   auto whole = static_cast<time_t>(seconds);
@@ -29,12 +38,16 @@ Deadline Deadline::after(double seconds) {
 }
 
 int Deadline::remaining_ms() const {
+  constexpr long long kMaxMs = 1000000000;  // about 11.5 days; poll() takes an int
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  long long ms = (static_cast<long long>(end_.tv_sec) - now.tv_sec) * 1000 +
-                 (end_.tv_nsec - now.tv_nsec) / 1000000;
+  // Both times are non-negative, so the difference of seconds cannot overflow; it is checked
+  // before it is multiplied.
+  long long secs = static_cast<long long>(end_.tv_sec) - static_cast<long long>(now.tv_sec);
+  if (secs > kMaxMs / 1000) return static_cast<int>(kMaxMs);
+  long long ms = secs * 1000 + (end_.tv_nsec - now.tv_nsec) / 1000000;
   if (ms <= 0) return 0;
-  return ms > 1000000000 ? 1000000000 : static_cast<int>(ms);
+  return ms > kMaxMs ? static_cast<int>(kMaxMs) : static_cast<int>(ms);
 }
 
 namespace {
@@ -54,6 +67,38 @@ void wait_ready(int sock, short events, const Deadline &deadline, const char *pe
 }
 
 }  // namespace
+
+void connect_with_deadline(int sock, const sockaddr *addr, socklen_t len, const Deadline &deadline,
+                           const char *peer) {
+  int flags = fcntl(sock, F_GETFL);
+  if (flags < 0 || fcntl(sock, F_SETFL, flags | O_NONBLOCK) < 0)
+    fail_errno("fcntl (make bootstrap socket non-blocking)", __FILE__, __LINE__);
+  int backoff_ms = 1;
+  for (;;) {
+    if (connect(sock, addr, len) == 0 || errno == EISCONN) return;
+    if (errno == EINTR) continue;
+    if (errno == EINPROGRESS || errno == EALREADY) {
+      // A connection under way (not AF_UNIX, which never waits): poll, then read its outcome.
+      wait_ready(sock, POLLOUT, deadline, peer, "connect to");
+      int err = 0;
+      socklen_t err_len = sizeof err;
+      if (getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &err_len) < 0) err = errno;
+      if (err == 0) return;
+      fail(ISHMEM_ERR_SYSTEM, "cannot connect to %s: %s", peer, strerror(err));
+    }
+    if (errno != EAGAIN) fail(ISHMEM_ERR_SYSTEM, "cannot connect to %s: %s", peer, strerror(errno));
+    // An AF_UNIX listener with a full backlog: there is nothing to poll on, so try again after
+    // a short, growing pause until the deadline.
+    int left = deadline.remaining_ms();
+    if (left == 0)
+      fail(ISHMEM_ERR_TIMEOUT,
+           "timed out connecting to %s: its connection queue stayed full "
+           "(ISHMEM_BOOTSTRAP_TIMEOUT)",
+           peer);
+    poll(nullptr, 0, std::min(left, backoff_ms));
+    backoff_ms = std::min(backoff_ms * 2, 50);
+  }
+}
 
 void send_message(int sock, const void *data, std::size_t len, const int *fds, std::size_t nfds,
                   const Deadline &deadline, const char *peer) {

@@ -1,7 +1,10 @@
-// Messages with attached file descriptors over a connected AF_UNIX SOCK_SEQPACKET socket.
-// Every call has a deadline and retries EINTR; received data is checked for size and
-// truncation, and every received fd is owned by a UniqueFd so nothing leaks on error paths.
+// Messages with attached file descriptors over a connected AF_UNIX SOCK_SEQPACKET socket, and
+// the connect that makes one. Every call has a deadline and retries EINTR; received data is
+// checked for size and truncation, and every received fd is owned by a UniqueFd so nothing
+// leaks on error paths.
 #pragma once
+
+#include <sys/socket.h>
 
 #include <cstddef>
 #include <ctime>
@@ -33,6 +36,7 @@ class UniqueFd {
 
 class Deadline {
  public:
+  // `seconds` from now. Saturates: NaN or negative is already past, a huge value is forever.
   static Deadline after(double seconds);
   // Milliseconds left, at least 0; for poll().
   int remaining_ms() const;
@@ -45,6 +49,11 @@ class Deadline {
 // Most fds one message carries.
 constexpr std::size_t kMaxFdsPerMessage = 16;
 
+// Connects `sock` to `addr` by the deadline, leaving the socket non-blocking (the calls below
+// need no more). A full AF_UNIX backlog is retried until the deadline; throws on an error or
+// timeout, naming `peer`.
+void connect_with_deadline(int sock, const sockaddr *addr, socklen_t len, const Deadline &deadline,
+                           const char *peer);
 // Sends `len` bytes and `fds` (not closed) in one message. Throws on error or deadline.
 void send_message(int sock, const void *data, std::size_t len, const int *fds, std::size_t nfds,
                   const Deadline &deadline, const char *peer);

@@ -6,8 +6,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "runtime/error.h"
 
@@ -16,6 +18,8 @@ namespace {
 
 constexpr std::uint64_t kHelloMagic = 0x69736d656d48454cull;  // "ismemHEL"
 constexpr std::size_t kTokenBytes = 16;
+// Longest wait for a connecting peer's hello: a connection that stays silent is a stranger.
+constexpr double kHelloSeconds = 2.0;
 
 struct Hello {
   std::uint64_t magic;
@@ -27,8 +31,9 @@ struct Hello {
 sockaddr_un socket_address(const unsigned char *token, int pe, socklen_t &len) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
-  // Abstract namespace (leading NUL): nothing on disk to clean up, and the name holds the
-  // secret token so it cannot be guessed or squatted in advance.
+  // Abstract namespace (leading NUL): nothing on disk to clean up. The random token makes the
+  // name unpredictable until it is bound, but not secret afterwards: /proc/net/unix lists it.
+  // Who may talk on the socket is decided by SO_PEERCRED and the hello, not by the name.
   char *p = addr.sun_path + 1;
   p += sprintf(p, "ishmem-");
   for (std::size_t i = 0; i < kTokenBytes; ++i) p += sprintf(p, "%02x", token[i]);
@@ -61,12 +66,14 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
   const int n = topo_.n_local;
   if (n == 1) return;
 
-  UniqueFd listener(ISHMEMI_CHECK_SYS(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)));
+  // Nothing before the agreement below may throw: a PE that left here would leave its node
+  // peers waiting in all_true. Every failure feeds `ok` instead.
+  UniqueFd listener(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
   socklen_t len;
   sockaddr_un addr = socket_address(token, topo_.my_pe, len);
-  bool ok = bind(listener.get(), reinterpret_cast<sockaddr *>(&addr), len) == 0 &&
+  bool ok = listener && bind(listener.get(), reinterpret_cast<sockaddr *>(&addr), len) == 0 &&
             listen(listener.get(), n) == 0;
-  int err = errno;
+  int err = ok ? 0 : errno;
   // Nobody connects before everybody listens; a failed listener fails the node together.
   if (!boot.all_true(ok, true)) {
     if (!ok) fail(ISHMEM_ERR_SYSTEM, "cannot listen on the bootstrap socket: %s", strerror(err));
@@ -81,8 +88,8 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
   for (int j = 0; j < me; ++j) {
     UniqueFd s(ISHMEMI_CHECK_SYS(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)));
     sockaddr_un peer = socket_address(token, topo_.local_pes[j], len);
-    if (retry_eintr([&] { return connect(s.get(), reinterpret_cast<sockaddr *>(&peer), len); }) < 0)
-      fail(ISHMEM_ERR_SYSTEM, "cannot connect to %s: %s", peer_name(j), strerror(errno));
+    connect_with_deadline(s.get(), reinterpret_cast<sockaddr *>(&peer), len, deadline,
+                          peer_name(j));
     ucred cred = peer_credentials(s.get());
     if (cred.uid != uid || cred.pid != topo_.local_pids[j])
       fail(ISHMEM_ERR_SYSTEM, "bootstrap socket of %s belongs to pid %d uid %d, expected pid %d",
@@ -90,7 +97,10 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
     send_message(s.get(), &hello, sizeof hello, nullptr, 0, deadline, peer_name(j));
     conn_[j] = std::move(s);
   }
-  // Accept every higher slot. A connection that fails the checks is dropped and logged.
+  // Accept every higher slot. A connection that fails the checks is dropped and logged. Any
+  // local process can read the socket's name in /proc/net/unix and connect: another user's is
+  // dropped before anything is read, and one that stays silent is dropped after a short wait
+  // for its hello, so that neither holds up the peers queued behind it.
   int waiting = n - 1 - me;
   while (waiting > 0) {
     pollfd p{listener.get(), POLLIN, 0};
@@ -103,17 +113,33 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
     if (fd < 0 && (errno == EINTR || errno == ECONNABORTED)) continue;
     if (fd < 0) fail_errno("accept4", __FILE__, __LINE__);
     UniqueFd s(fd);
-    ucred cred = peer_credentials(s.get());
+    ucred cred{};
+    socklen_t cred_len = sizeof cred;
+    if (getsockopt(s.get(), SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) < 0) {
+      log(LogLevel::warn, "dropped a bootstrap connection: SO_PEERCRED failed: %s",
+          strerror(errno));
+      continue;
+    }
+    if (cred.uid != uid) {
+      log(LogLevel::warn, "dropped a bootstrap connection from pid %d of another user (uid %d)",
+          cred.pid, cred.uid);
+      continue;
+    }
     Hello got{};
     try {
-      recv_message(s.get(), &got, sizeof got, 0, deadline, "a connecting peer");
+      const double hello_s = std::min(kHelloSeconds, deadline.remaining_ms() / 1000.0);
+      recv_message(s.get(), &got, sizeof got, 0, Deadline::after(hello_s), "a connecting peer");
     } catch (const Error &e) {
-      log(LogLevel::warn, "dropped a bootstrap connection from pid %d: %s", cred.pid, e.what());
+      if (e.code() == ISHMEM_ERR_TIMEOUT)
+        log(LogLevel::warn, "dropped a bootstrap connection from pid %d: no hello within %g s",
+            cred.pid, kHelloSeconds);
+      else
+        log(LogLevel::warn, "dropped a bootstrap connection from pid %d: %s", cred.pid, e.what());
       continue;
     }
     bool valid = got.magic == kHelloMagic && memcmp(got.token, token, kTokenBytes) == 0 &&
-                 got.slot > me && got.slot < n && !conn_[got.slot] && cred.uid == uid &&
-                 cred.pid == got.pid && got.pid == topo_.local_pids[got.slot];
+                 got.slot > me && got.slot < n && !conn_[got.slot] && cred.pid == got.pid &&
+                 got.pid == topo_.local_pids[got.slot];
     if (!valid) {
       log(LogLevel::warn, "dropped a bootstrap connection from pid %d uid %d: bad credentials",
           cred.pid, cred.uid);
@@ -138,39 +164,62 @@ std::vector<std::vector<UniqueFd>> PeerMesh::exchange(const ChunkMessage &mine,
   const int me = topo_.local_rank;
   const Deadline deadline = Deadline::after(timeout_s_);
   std::vector<std::vector<UniqueFd>> received(topo_.n_local);
-  // Messages are small and sockets buffer them, so send to all, then receive from all.
-  for (int j = 0; j < topo_.n_local; ++j)
-    if (j != me)
-      send_message(conn_[j].get(), &mine, sizeof mine, fds.data(), fds.size(), deadline,
-                   peer_name(j));
+  // A failure with one peer never cuts the exchange short: every peer's message of this step is
+  // read (its fds closed if unwanted), or the next exchange would read it instead of its own.
+  // The first error is thrown at the end; a peer's own reported failure only if nothing else
+  // went wrong.
+  int code = ISHMEM_SUCCESS;
+  std::string error;
   int peer_status = ISHMEM_SUCCESS;
   int failed_slot = -1;
+  auto record = [&](const Error &e) {
+    if (code == ISHMEM_SUCCESS) {
+      code = e.code();
+      error = e.what();
+    }
+  };
+  // Messages are small and sockets buffer them, so send to all, then receive from all.
   for (int j = 0; j < topo_.n_local; ++j) {
     if (j == me) continue;
-    ChunkMessage got{};
-    received[j] =
-        recv_message(conn_[j].get(), &got, sizeof got, kMaxFdsPerMessage, deadline, peer_name(j));
-    if (got.magic != kChunkMagic || got.tag != mine.tag)
-      fail(ISHMEM_ERR_SYSTEM, "%s sent a malformed chunk message (tag %llu, expected %llu)",
-           peer_name(j), static_cast<unsigned long long>(got.tag),
-           static_cast<unsigned long long>(mine.tag));
-    if (got.status != ISHMEM_SUCCESS) {
-      // Keep receiving from the others so that no stale message is left in a socket.
-      peer_status = got.status;
-      failed_slot = j;
-      received[j].clear();
-      continue;
+    try {
+      send_message(conn_[j].get(), &mine, sizeof mine, fds.data(), fds.size(), deadline,
+                   peer_name(j));
+    } catch (const Error &e) {
+      record(e);
     }
-    if (got.offset != mine.offset || got.bytes != mine.bytes || got.nfds != received[j].size() ||
-        (mine.status == ISHMEM_SUCCESS && got.nfds != fds.size()))
-      fail(ISHMEM_ERR_MISMATCH,
-           "%s exported chunk (offset %llu, %llu bytes, %u fds), this PE (offset %llu, %llu "
-           "bytes, %zu fds): heaps diverged",
-           peer_name(j), static_cast<unsigned long long>(got.offset),
-           static_cast<unsigned long long>(got.bytes), got.nfds,
-           static_cast<unsigned long long>(mine.offset),
-           static_cast<unsigned long long>(mine.bytes), fds.size());
   }
+  for (int j = 0; j < topo_.n_local; ++j) {
+    if (j == me) continue;
+    try {
+      ChunkMessage got{};
+      std::vector<UniqueFd> got_fds =
+          recv_message(conn_[j].get(), &got, sizeof got, kMaxFdsPerMessage, deadline, peer_name(j));
+      if (got.magic != kChunkMagic || got.tag != mine.tag)
+        fail(ISHMEM_ERR_SYSTEM, "%s sent a malformed chunk message (tag %llu, expected %llu)",
+             peer_name(j), static_cast<unsigned long long>(got.tag),
+             static_cast<unsigned long long>(mine.tag));
+      if (got.status != ISHMEM_SUCCESS) {
+        if (failed_slot < 0) {
+          peer_status = got.status;
+          failed_slot = j;
+        }
+        continue;  // its fds, if any, are closed here
+      }
+      if (got.offset != mine.offset || got.bytes != mine.bytes || got.nfds != got_fds.size() ||
+          (mine.status == ISHMEM_SUCCESS && got.nfds != fds.size()))
+        fail(ISHMEM_ERR_MISMATCH,
+             "%s exported chunk (offset %llu, %llu bytes, %u fds), this PE (offset %llu, %llu "
+             "bytes, %zu fds): heaps diverged",
+             peer_name(j), static_cast<unsigned long long>(got.offset),
+             static_cast<unsigned long long>(got.bytes), got.nfds,
+             static_cast<unsigned long long>(mine.offset),
+             static_cast<unsigned long long>(mine.bytes), fds.size());
+      received[j] = std::move(got_fds);
+    } catch (const Error &e) {
+      record(e);
+    }
+  }
+  if (code != ISHMEM_SUCCESS) throw Error(code, error);
   if (failed_slot >= 0)
     fail(peer_status, "%s could not create its part of the heap chunk at offset %llu",
          peer_name(failed_slot), static_cast<unsigned long long>(mine.offset));

@@ -1,7 +1,12 @@
 // Authenticated Unix-socket connections between the PEs of one node, used to pass heap-chunk
-// fds (SCM_RIGHTS). Sockets live in the abstract namespace under a name derived from a random
-// per-job token; a peer is accepted only if it presents the token and SO_PEERCRED shows our
-// uid and the pid that MPI reported for that PE.
+// fds (SCM_RIGHTS). Each PE listens in the abstract namespace under a name made of a random
+// per-job token and its PE number. The name is not secret: any local process can read it in
+// /proc/net/unix and connect. Safety comes from the checks on each connection instead: the
+// listener reads SO_PEERCRED and drops another user's connection before reading anything; the
+// peer must then send a hello with the job's token, its slot and its pid, and SO_PEERCRED must
+// show that pid, the one MPI reported for that slot; a silent connection is dropped after a
+// short wait. The connecting side checks SO_PEERCRED of the listener likewise, so a process
+// that squats a name can make setup fail but never receives a chunk.
 #pragma once
 
 #include <cstdint>

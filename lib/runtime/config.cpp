@@ -52,12 +52,20 @@ std::size_t parse_size(const char *name, const char *text) {
   return static_cast<std::size_t>(value << shift);
 }
 
+namespace {
+constexpr double kMaxSeconds = 1e6;
+}  // namespace
+
 double parse_seconds(const char *name, const char *text) {
   errno = 0;
   char *end = nullptr;
   double value = strtod(text, &end);
   if (end == text || *end != '\0' || errno != 0 || !std::isfinite(value) || value <= 0)
     fail(ISHMEM_ERR_CONFIG, "%s=\"%s\": not a positive number of seconds", name, text);
+  // More than about eleven days is no deadline at all, and far larger values overflow time
+  // arithmetic: a typo, not a wish.
+  if (value > kMaxSeconds)
+    fail(ISHMEM_ERR_CONFIG, "%s=\"%s\": more than %.0f seconds", name, text, kMaxSeconds);
   return value;
 }
 

@@ -100,6 +100,27 @@ struct FakeEnv {
   }
 };
 
+TEST(Config, ParseSecondsRejectsHugeValues) {
+  // Up to a million seconds is taken as given; more overflows deadline arithmetic (1e16 used
+  // to time out at once) and is rejected with a message naming the variable and the limit.
+  EXPECT_DOUBLE_EQ(parse_seconds("V", "1e6"), 1e6);
+  EXPECT_DOUBLE_EQ(parse_seconds("V", "999999.5"), 999999.5);
+  for (const char *bad : {"1000000.5", "1000001", "1e7", "1e16", "1e300", "9223372036854775808"}) {
+    SCOPED_TRACE(bad);
+    expect_config_error([&] { parse_seconds("ISHMEM_TEST_SECONDS", bad); }, "ISHMEM_TEST_SECONDS");
+    try {
+      parse_seconds("ISHMEM_TEST_SECONDS", bad);
+    } catch (const Error &e) {
+      EXPECT_NE(std::string(e.what()).find("1000000"), std::string::npos) << e.what();
+    }
+  }
+  FakeEnv env;
+  env.vars["ISHMEM_BOOTSTRAP_TIMEOUT"] = "1e16";
+  expect_config_error([&] { load_config(env.fn()); }, "ISHMEM_BOOTSTRAP_TIMEOUT");
+  env.vars["ISHMEM_BOOTSTRAP_TIMEOUT"] = "1e6";
+  EXPECT_DOUBLE_EQ(load_config(env.fn()).bootstrap_timeout, 1e6);
+}
+
 TEST(Config, LoadDefaults) {
   FakeEnv env;
   Config c = load_config(env.fn());

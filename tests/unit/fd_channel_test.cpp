@@ -1,15 +1,21 @@
 // Messages with attached fds over a SOCK_SEQPACKET socketpair: contents, size checks, fd
-// limits, peer close and deadlines, and that no received fd ever leaks.
+// limits, peer close and deadlines, and that no received fd ever leaks; deadlines that
+// saturate; connecting with a deadline.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bootstrap/fd_channel.h"
@@ -236,6 +242,125 @@ TEST(Deadline, RemainingTime) {
   EXPECT_TRUE(past.expired());
   Deadline half = Deadline::after(0.5);
   EXPECT_LE(half.remaining_ms(), 500);
+}
+
+TEST(Deadline, HugeAndInvalidTimesSaturate) {
+  // Far beyond what poll() can wait: never expired, and the wait is capped (about 11.5 days)
+  // instead of overflowing into the past.
+  for (double forever : {1e6, 1e9, 1e16, 1e19, 1e300, HUGE_VAL}) {
+    SCOPED_TRACE(forever);
+    Deadline d = Deadline::after(forever);
+    EXPECT_FALSE(d.expired());
+    EXPECT_GT(d.remaining_ms(), 999000000);
+    EXPECT_LE(d.remaining_ms(), 1000000000);
+  }
+  // Negative or not a number: already past.
+  for (double past : {-1.0, -1e300, -HUGE_VAL, std::nan("")}) {
+    SCOPED_TRACE(past);
+    Deadline d = Deadline::after(past);
+    EXPECT_TRUE(d.expired());
+    EXPECT_EQ(d.remaining_ms(), 0);
+  }
+}
+
+// An abstract-namespace SOCK_SEQPACKET listener with a name of its own, for connect tests.
+struct Listener {
+  UniqueFd fd;
+  sockaddr_un addr{};
+  socklen_t len = 0;
+  explicit Listener(int backlog) {
+    addr.sun_family = AF_UNIX;
+    int n = snprintf(addr.sun_path + 1, sizeof addr.sun_path - 1, "ishmem-unit-%d-%d",
+                     static_cast<int>(getpid()), ++counter);
+    len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
+    fd = UniqueFd(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
+    EXPECT_TRUE(fd);
+    EXPECT_EQ(bind(fd.get(), reinterpret_cast<sockaddr *>(&addr), len), 0) << strerror(errno);
+    EXPECT_EQ(listen(fd.get(), backlog), 0) << strerror(errno);
+  }
+  const sockaddr *sa() const { return reinterpret_cast<const sockaddr *>(&addr); }
+  static inline int counter = 0;
+};
+
+UniqueFd new_socket() {
+  return UniqueFd(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
+}
+
+TEST(ConnectWithDeadline, ConnectsAndCarriesMessages) {
+  const int before = open_fd_count();
+  {
+    Listener l(4);
+    UniqueFd s = new_socket();
+    connect_with_deadline(s.get(), l.sa(), l.len, Deadline::after(5.0), "pe 1");
+    UniqueFd peer(accept4(l.fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
+    ASSERT_TRUE(peer);
+    Payload out{42, 0, 0}, in{};
+    send_message(s.get(), &out, sizeof out, nullptr, 0, Deadline::after(5.0), "peer");
+    recv_message(peer.get(), &in, sizeof in, 0, Deadline::after(5.0), "peer");
+    EXPECT_EQ(in.tag, 42u);
+  }
+  EXPECT_EQ(open_fd_count(), before) << "fds leaked";
+}
+
+TEST(ConnectWithDeadline, NobodyListeningFailsAtOnce) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  int n = snprintf(addr.sun_path + 1, sizeof addr.sun_path - 1, "ishmem-unit-nobody-%d",
+                   static_cast<int>(getpid()));
+  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
+  UniqueFd s = new_socket();
+  try {
+    connect_with_deadline(s.get(), reinterpret_cast<sockaddr *>(&addr), len, Deadline::after(30.0),
+                          "pe 7");
+    ADD_FAILURE() << "no error";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ISHMEM_ERR_SYSTEM) << e.what();
+    EXPECT_NE(std::string(e.what()).find("pe 7"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ConnectWithDeadline, FullBacklogTimesOutThenConnectsOnceThereIsRoom) {
+  const int before = open_fd_count();
+  {
+    Listener l(0);
+    // Fill the listener's queue: a non-blocking connect then fails with EAGAIN, and a blocking
+    // one would wait for as long as nobody accepts.
+    std::vector<UniqueFd> queued;
+    for (int i = 0; i < 64; ++i) {
+      UniqueFd s(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+      if (connect(s.get(), l.sa(), l.len) != 0) {
+        ASSERT_EQ(errno, EAGAIN) << strerror(errno);
+        break;
+      }
+      queued.push_back(std::move(s));
+    }
+    ASSERT_FALSE(queued.empty());
+    ASSERT_LT(queued.size(), 64u) << "the backlog never filled";
+
+    UniqueFd s = new_socket();
+    auto start = std::chrono::steady_clock::now();
+    try {
+      connect_with_deadline(s.get(), l.sa(), l.len, Deadline::after(0.3), "pe 2");
+      ADD_FAILURE() << "no timeout";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.code(), ISHMEM_ERR_TIMEOUT) << e.what();
+      EXPECT_NE(std::string(e.what()).find("pe 2"), std::string::npos) << e.what();
+    }
+    double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_GE(waited, 0.25);
+    EXPECT_LT(waited, 10.0);
+
+    // Room appears while the connect is retrying: it completes before its deadline.
+    std::thread acceptor([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      UniqueFd a(accept4(l.fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
+      EXPECT_TRUE(a);
+    });
+    UniqueFd t = new_socket();
+    EXPECT_NO_THROW(connect_with_deadline(t.get(), l.sa(), l.len, Deadline::after(20.0), "pe 2"));
+    acceptor.join();
+  }
+  EXPECT_EQ(open_fd_count(), before) << "fds leaked";
 }
 
 TEST(UniqueFdTest, ClosesAndMoves) {

@@ -1,0 +1,354 @@
+// PeerMesh on its own, beside the runtime's: the fd exchange stays in step after malformed,
+// mismatched and failed messages; setup drops strangers on its socket without waiting out the
+// deadline; a PE that cannot open its socket fails the node together instead of leaving its
+// peers waiting.
+#include <dirent.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bootstrap/mpi_bootstrap.h"
+#include "bootstrap/peer_mesh.h"
+#include "mpi_test_util.h"
+#include "runtime/error.h"
+
+using namespace ishmem::detail;
+using namespace ishmem_test;
+
+namespace {
+
+constexpr double kTimeout = 20.0;  // the mesh's deadline; a hang shows as a timeout of this
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+UniqueFd memfd_with(const std::string &text) {
+  UniqueFd fd(memfd_create("peer-mesh-test", MFD_CLOEXEC));
+  EXPECT_TRUE(fd);
+  EXPECT_EQ(write(fd.get(), text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  return fd;
+}
+
+std::string read_all(int fd) {
+  char buf[256];
+  ssize_t n = pread(fd, buf, sizeof buf, 0);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+std::string chunk_text(int pe, int k) {
+  return "pe " + std::to_string(pe) + " chunk " + std::to_string(k);
+}
+
+struct Outcome {
+  int code = ISHMEM_SUCCESS;
+  std::string what;
+};
+
+// How one round of the exchange goes wrong, and who sends the bad message.
+enum class Fault { none, wrong_tag, wrong_offset, peer_failed, wrong_fd_count };
+
+const char *fault_name(Fault f) {
+  switch (f) {
+    case Fault::none:
+      return "none";
+    case Fault::wrong_tag:
+      return "wrong tag";
+    case Fault::wrong_offset:
+      return "wrong offset";
+    case Fault::peer_failed:
+      return "peer failed";
+    case Fault::wrong_fd_count:
+      return "wrong fd count";
+  }
+  return "?";
+}
+
+TEST(PeerMeshExchange, StaysInStepAfterBadMessages) {
+  MpiBootstrap boot(MPI_COMM_WORLD, false);
+  const Topology &topo = boot.topology();
+  if (!all_true(topo.n_local > 1)) GTEST_SKIP() << "needs two node-local PEs";
+  PeerMesh mesh(boot, kTimeout);
+  const int me = topo.local_rank;
+  const int last = topo.n_local - 1;
+
+  std::vector<UniqueFd> mine;
+  std::vector<int> raw;
+  for (int k = 0; k < 2; ++k) {
+    mine.push_back(memfd_with(chunk_text(topo.my_pe, k)));
+    raw.push_back(mine.back().get());
+  }
+  const int fds_before = open_fd_count();
+  std::uint64_t tag = 0;
+  // Each faulty round is followed by a clean one, which must read its own messages, not ones
+  // left over from the faulty round (that needs three PEs or more: a PE that stopped reading
+  // at its first bad message left the later peers' messages in their sockets).
+  for (Fault fault : {Fault::wrong_tag, Fault::wrong_offset, Fault::peer_failed,
+                      Fault::wrong_fd_count, Fault::none}) {
+    SCOPED_TRACE(fault_name(fault));
+    ChunkMessage msg{kChunkMagic, ++tag, 0, 4096, ISHMEM_SUCCESS, 2};
+    std::vector<int> fds = raw;
+    bool expect_failure = fault != Fault::none;
+    int expect_code = ISHMEM_ERR_SYSTEM;
+    if (fault == Fault::wrong_tag && me == 0) msg.tag += 1000;
+    if (fault == Fault::wrong_offset) {
+      if (me == 0) msg.offset = 8192;
+      expect_code = ISHMEM_ERR_MISMATCH;
+    }
+    if (fault == Fault::peer_failed) {
+      if (me == last) {
+        msg.status = ISHMEM_ERR_NOMEM;
+        msg.nfds = 0;
+        fds.clear();
+      }
+      // The PE that failed knows it already; the others hear of it.
+      expect_failure = me != last;
+      expect_code = ISHMEM_ERR_NOMEM;
+    }
+    if (fault == Fault::wrong_fd_count) {
+      if (me == 0) msg.nfds = 3;  // but sends 2
+      expect_failure = me != 0;
+      expect_code = ISHMEM_ERR_MISMATCH;
+    }
+    Outcome got;
+    std::vector<std::vector<UniqueFd>> received;
+    try {
+      received = mesh.exchange(msg, fds);
+    } catch (const Error &e) {
+      got = {e.code(), e.what()};
+    }
+    if (expect_failure) {
+      EXPECT_EQ(got.code, expect_code) << got.what;
+      if (fault == Fault::peer_failed) {
+        EXPECT_NE(got.what.find("pe " + std::to_string(topo.local_pes[last])), std::string::npos)
+            << got.what;
+      }
+    } else {
+      EXPECT_EQ(got.code, ISHMEM_SUCCESS) << got.what;
+    }
+    if (fault == Fault::none && got.code == ISHMEM_SUCCESS) {
+      ASSERT_EQ(received.size(), static_cast<std::size_t>(topo.n_local));
+      for (int j = 0; j < topo.n_local; ++j) {
+        if (j == me) {
+          EXPECT_TRUE(received[j].empty());
+          continue;
+        }
+        ASSERT_EQ(received[j].size(), 2u) << "from slot " << j;
+        for (int k = 0; k < 2; ++k)
+          EXPECT_EQ(read_all(received[j][k].get()), chunk_text(topo.local_pes[j], k));
+      }
+    }
+    received.clear();
+    // Every received fd is closed, whatever went wrong.
+    EXPECT_EQ(open_fd_count(), fds_before) << "fds leaked";
+  }
+  // One more clean round after all that, through the same sockets.
+  ChunkMessage msg{kChunkMagic, ++tag, 4096, 4096, ISHMEM_SUCCESS, 1};
+  Outcome got;
+  try {
+    auto received = mesh.exchange(msg, {raw[1]});
+    for (int j = 0; j < topo.n_local; ++j)
+      if (j != me) {
+        EXPECT_EQ(read_all(received[j].at(0).get()), chunk_text(topo.local_pes[j], 1));
+      }
+  } catch (const Error &e) {
+    got = {e.code(), e.what()};
+  }
+  EXPECT_EQ(got.code, ISHMEM_SUCCESS) << got.what;
+  EXPECT_EQ(mesh.open_sockets(), static_cast<std::size_t>(topo.n_local - 1));
+}
+
+// Inodes of the sockets this process holds.
+std::set<unsigned long> own_socket_inodes() {
+  std::set<unsigned long> inodes;
+  DIR *dir = opendir("/proc/self/fd");
+  if (!dir) return inodes;
+  while (dirent *e = readdir(dir)) {
+    char path[300], target[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0) continue;
+    target[n] = '\0';
+    unsigned long inode = 0;
+    if (sscanf(target, "socket:[%lu]", &inode) == 1) inodes.insert(inode);
+  }
+  closedir(dir);
+  return inodes;
+}
+
+// The abstract name (without the leading NUL) of the PeerMesh socket this process listens on,
+// as any local process can read it from /proc/net/unix; "" while there is none.
+std::string own_listening_mesh_socket() {
+  const std::set<unsigned long> inodes = own_socket_inodes();
+  FILE *f = fopen("/proc/net/unix", "r");
+  if (!f) return "";
+  char line[512];
+  std::string found;
+  while (found.empty() && fgets(line, sizeof line, f)) {
+    unsigned long flags = 0, inode = 0;
+    char path[256] = {0};
+    if (sscanf(line, "%*s %*x %*x %lx %*x %*x %lu %255s", &flags, &inode, path) != 3) continue;
+    constexpr unsigned long kListening = 0x10000;  // __SO_ACCEPTCON
+    if ((flags & kListening) && inodes.count(inode) && strncmp(path, "@ishmem-", 8) == 0)
+      found = path + 1;
+  }
+  fclose(f);
+  return found;
+}
+
+UniqueFd connect_to_abstract(const std::string &name) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  memcpy(addr.sun_path + 1, name.data(), name.size());
+  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  UniqueFd s(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
+  if (connect(s.get(), reinterpret_cast<sockaddr *>(&addr), len) != 0) s.reset();
+  return s;
+}
+
+// A local process that connects to node slot 0's bootstrap socket as soon as it listens and
+// then says nothing. The other PEs start their setup late, so that the stranger is first in
+// the queue: the listener must get past it well before its deadline.
+enum class Stranger { same_user, other_user };
+
+void expect_setup_survives(Stranger kind) {
+  MpiBootstrap boot(MPI_COMM_WORLD, false);
+  const Topology &topo = boot.topology();
+  if (!all_true(topo.n_local > 1)) GTEST_SKIP() << "needs two node-local PEs";
+  if (kind == Stranger::other_user && !all_true(geteuid() == 0))
+    GTEST_SKIP() << "needs root, to connect as another user";
+  const bool listener_pe = topo.local_rank == 0;
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> connected{0};  // 1 connected, -1 could not
+  UniqueFd silent;                // the same-user stranger's end
+  pid_t child = -1;
+  std::thread watcher;
+  if (listener_pe) {
+    watcher = std::thread([&] {
+      while (!stop) {
+        std::string name = own_listening_mesh_socket();
+        if (name.empty()) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          continue;
+        }
+        if (kind == Stranger::same_user) {
+          silent = connect_to_abstract(name);
+          connected = silent ? 1 : -1;
+          return;
+        }
+        // Another user: a child process that drops to nobody, connects and waits to be killed.
+        int ready[2];
+        if (pipe(ready) != 0) {
+          connected = -1;
+          return;
+        }
+        child = fork();
+        if (child == 0) {
+          close(ready[0]);
+          char ok = 'n';
+          if (setgid(65534) == 0 && setuid(65534) == 0) {
+            sockaddr_un addr{};
+            addr.sun_family = AF_UNIX;
+            memcpy(addr.sun_path + 1, name.data(), name.size());
+            socklen_t len =
+                static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+            int s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+            if (s >= 0 && connect(s, reinterpret_cast<sockaddr *>(&addr), len) == 0) ok = 'y';
+          }
+          if (write(ready[1], &ok, 1) != 1) _exit(1);
+          for (;;) pause();
+        }
+        close(ready[1]);
+        char ok = 'n';
+        if (child < 0 || read(ready[0], &ok, 1) != 1) ok = 'n';
+        close(ready[0]);
+        connected = ok == 'y' ? 1 : -1;
+        return;
+      }
+    });
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  Outcome got;
+  std::size_t sockets = 0;
+  try {
+    PeerMesh mesh(boot, kTimeout);
+    sockets = mesh.open_sockets();
+  } catch (const Error &e) {
+    got = {e.code(), e.what()};
+  }
+  const double took = seconds_since(start);
+  stop = true;
+  if (watcher.joinable()) watcher.join();
+  if (child > 0) {
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+  }
+  silent.reset();
+
+  EXPECT_EQ(got.code, ISHMEM_SUCCESS) << got.what;
+  EXPECT_EQ(sockets, static_cast<std::size_t>(topo.n_local - 1));
+  if (listener_pe) {
+    EXPECT_EQ(connected.load(), 1) << "the stranger did not get to connect";
+    // A silent peer of the same user costs the short hello wait (2 s); another user's
+    // connection is dropped before anything is read. Either way, far less than the deadline.
+    const double limit = kind == Stranger::same_user ? kTimeout / 2 : 2.2;
+    EXPECT_LT(took, limit) << "setup waited on the stranger";
+  }
+}
+
+TEST(PeerMeshSetup, SilentConnectionOfTheSameUserIsDroppedQuickly) {
+  expect_setup_survives(Stranger::same_user);
+}
+
+TEST(PeerMeshSetup, ConnectionOfAnotherUserIsDroppedAtOnce) {
+  expect_setup_survives(Stranger::other_user);
+}
+
+TEST(PeerMeshSetup, PeThatCannotOpenItsSocketFailsTheNodeTogether) {
+  MpiBootstrap boot(MPI_COMM_WORLD, false);
+  const Topology &topo = boot.topology();
+  if (!all_true(topo.n_local > 1)) GTEST_SKIP() << "needs two node-local PEs";
+  const bool victim = topo.local_rank == topo.n_local - 1;
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+  if (victim) {
+    // No fd numbers left: the socket() for the listener fails with EMFILE.
+    int lowest = dup(STDERR_FILENO);
+    ASSERT_GE(lowest, 0);
+    close(lowest);
+    rlimit none = saved;
+    none.rlim_cur = static_cast<rlim_t>(lowest);
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &none), 0);
+  }
+  Outcome got;
+  try {
+    PeerMesh mesh(boot, kTimeout);
+  } catch (const Error &e) {
+    got = {e.code(), e.what()};
+  }
+  if (victim) {
+    ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
+  }
+  EXPECT_EQ(got.code, ISHMEM_ERR_SYSTEM) << got.what;
+  const char *why =
+      victim ? "cannot listen on the bootstrap socket" : "could not open its bootstrap socket";
+  EXPECT_NE(got.what.find(why), std::string::npos) << got.what;
+}
+
+}  // namespace
