@@ -1,6 +1,10 @@
 #include "heap/symmetric_heap.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
 
 #include "runtime/error.h"
 
@@ -54,13 +58,18 @@ void SymmetricHeap::commit(std::size_t bytes) {
   if (growth < min_growth_) growth = min_growth_;
   if (growth > stride_ - committed_) growth = stride_ - committed_;
 
-  // This step's chunks, all the same on every PE.
+  // This step's chunks, all the same on every PE. Chunks are at most kMaxChunkBytes unless the
+  // growth would then need more fds than one message carries: then they grow instead, so that
+  // any growth takes at most kMaxFdsPerMessage chunks.
+  const std::size_t per_message =
+      round_up((growth + kMaxFdsPerMessage - 1) / kMaxFdsPerMessage, granule);
+  const std::size_t chunk_bytes = std::max(kMaxChunkBytes, per_message);
   std::vector<Chunk> step;
-  for (std::size_t off = committed_; off < committed_ + growth; off += kMaxChunkBytes)
-    step.push_back({off, std::min(kMaxChunkBytes, committed_ + growth - off)});
+  for (std::size_t off = committed_; off < committed_ + growth; off += chunk_bytes)
+    step.push_back({off, std::min(chunk_bytes, committed_ + growth - off)});
   if (step.size() > kMaxFdsPerMessage)
-    fail(ISHMEM_ERR_NOMEM, "heap growth of %zu bytes exceeds %zu chunks", growth,
-         kMaxFdsPerMessage);
+    fail(ISHMEM_ERR_INTERNAL, "heap growth of %zu bytes takes %zu chunks, more than %zu", growth,
+         step.size(), kMaxFdsPerMessage);
 
   // Every PE goes through every step, even after a local failure, so that its peers hear of
   // the failure instead of waiting for a timeout, and all agree on the outcome at the end.
@@ -72,13 +81,16 @@ void SymmetricHeap::commit(std::size_t bytes) {
       error = e.what();
     }
   };
-  std::vector<ChunkHandle> own;
+  // Handles of this PE's own chunks until they are mapped. Any value, 0 included, is a valid
+  // handle (the host backend's are fds), so emptiness is kept apart from the value.
+  std::vector<std::optional<ChunkHandle>> own(step.size());
   std::vector<UniqueFd> exported;
   std::vector<std::vector<bool>> mapped(step.size(), std::vector<bool>(n_slots_, false));
+  std::vector<bool> attached(step.size(), false);  // on_local_chunk(true) returned
   try {
-    for (const Chunk &c : step) {
-      own.push_back(backend_.create(c.bytes));
-      exported.emplace_back(backend_.export_fd(own.back()));
+    for (std::size_t i = 0; i < step.size(); ++i) {
+      own[i] = backend_.create(step[i].bytes);
+      exported.emplace_back(backend_.export_fd(*own[i]));
     }
   } catch (const Error &e) {
     record(e);
@@ -107,8 +119,8 @@ void SymmetricHeap::commit(std::size_t bytes) {
           char *addr = window_ + stride_ * static_cast<std::size_t>(slot) + c.offset;
           ChunkHandle handle;
           if (slot == my_slot_) {
-            handle = own[i];
-            own[i] = 0;
+            handle = *own[i];
+            own[i].reset();
           } else {
             if (received[slot].size() != step.size())
               fail(ISHMEM_ERR_INTERNAL, "pe slot %d sent %zu fds for %zu chunks", slot,
@@ -126,23 +138,28 @@ void SymmetricHeap::commit(std::size_t bytes) {
           backend_.release(handle);
           mapped[i][slot] = true;
         }
-        if (on_local_chunk) on_local_chunk(local_base() + c.offset, c.bytes, true);
+        if (on_local_chunk) {
+          on_local_chunk(local_base() + c.offset, c.bytes, true);
+          attached[i] = true;
+        }
       }
     } catch (const Error &e) {
       record(e);
     }
   }
-  for (ChunkHandle h : own)
-    if (h) backend_.release(h);
+  for (std::optional<ChunkHandle> &h : own) {
+    if (!h) continue;
+    try {
+      backend_.release(*h);
+    } catch (const std::exception &e) {
+      log(LogLevel::error, "releasing an unused heap chunk: %s", e.what());
+    }
+  }
   received.clear();
 
   bool all_ok = boot_.all_true(code == ISHMEM_SUCCESS, true);
   if (!all_ok) {
-    for (std::size_t i = 0; i < step.size(); ++i) {
-      if (mapped[i][my_slot_] && on_local_chunk)
-        on_local_chunk(local_base() + step[i].offset, step[i].bytes, false);
-      unmap_chunk(step[i], mapped[i]);
-    }
+    rollback(step, mapped, attached);
     if (code != ISHMEM_SUCCESS) throw Error(code, error);
     fail(ISHMEM_ERR_NOMEM, "a node-local peer could not grow the heap to %zu bytes",
          committed_ + growth);
@@ -151,18 +168,58 @@ void SymmetricHeap::commit(std::size_t bytes) {
   committed_ += growth;
 }
 
+void SymmetricHeap::rollback(const std::vector<Chunk> &step,
+                             const std::vector<std::vector<bool>> &mapped,
+                             const std::vector<bool> &attached) {
+  // Undoes exactly what happened, and never stops early: an error here is logged, so that
+  // every other chunk is still released and the caller reports the error that caused this.
+  for (std::size_t i = 0; i < step.size(); ++i) {
+    if (attached[i] && on_local_chunk) {
+      try {
+        on_local_chunk(local_base() + step[i].offset, step[i].bytes, false);
+      } catch (const std::exception &e) {
+        log(LogLevel::error, "undoing heap growth: detaching the chunk at offset %zu: %s",
+            step[i].offset, e.what());
+      }
+    }
+    try {
+      unmap_chunk(step[i], mapped[i]);
+    } catch (const std::exception &e) {
+      log(LogLevel::error, "undoing heap growth: unmapping the chunk at offset %zu: %s",
+          step[i].offset, e.what());
+    }
+  }
+}
+
 void SymmetricHeap::unmap_chunk(const Chunk &chunk, const std::vector<bool> &slots) {
-  for (int slot = 0; slot < n_slots_; ++slot)
-    if (slots[slot])
+  // Every slot is tried; the first error, if any, is thrown after the last.
+  std::exception_ptr first;
+  for (int slot = 0; slot < n_slots_; ++slot) {
+    if (!slots[slot]) continue;
+    try {
       backend_.unmap(window_ + stride_ * static_cast<std::size_t>(slot) + chunk.offset,
                      chunk.bytes);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
 }
 
 void SymmetricHeap::trim(std::size_t bytes) {
   const std::vector<bool> all(n_slots_, true);
   while (!chunks_.empty() && chunks_.back().offset >= bytes) {
     Chunk c = chunks_.back();
-    if (on_local_chunk) on_local_chunk(local_base() + c.offset, c.bytes, false);
+    // Trimming is deterministic and sends no messages, so every PE must drop the same chunks:
+    // a failed detach is logged, and the chunk goes all the same.
+    if (on_local_chunk) {
+      try {
+        on_local_chunk(local_base() + c.offset, c.bytes, false);
+      } catch (const std::exception &e) {
+        log(LogLevel::error, "trimming the heap: detaching the chunk at offset %zu: %s", c.offset,
+            e.what());
+      }
+    }
     unmap_chunk(c, all);
     chunks_.pop_back();
     committed_ = c.offset;

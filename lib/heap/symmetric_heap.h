@@ -17,7 +17,8 @@ namespace ishmem::detail {
 
 class SymmetricHeap {
  public:
-  // Largest single chunk; a larger growth is split, and its fds travel in one message.
+  // Largest single chunk, unless a growth would then need more than kMaxFdsPerMessage chunks:
+  // then its chunks are larger, since all fds of one growth step travel in one message.
   static constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 30;
 
   // Reserves the window. `capacity` is rounded up to the backend's granularity.
@@ -41,6 +42,7 @@ class SymmetricHeap {
   // On failure every local PE throws and the heap is as before.
   void commit(std::size_t bytes);
   // Releases every chunk that lies entirely at or past `bytes` (deterministic, no messages).
+  // A failing on_local_chunk(false) is logged and the chunk released anyway.
   void trim(std::size_t bytes);
 
   // Told of each local chunk mapped (true) or about to be unmapped (false); used to attach
@@ -52,7 +54,12 @@ class SymmetricHeap {
     std::size_t offset;
     std::size_t bytes;
   };
+  // Unmaps `chunk` from every slot marked in `slots`; tries them all, then throws the first error.
   void unmap_chunk(const Chunk &chunk, const std::vector<bool> &slots);
+  // Undoes a failed commit step: detaches the chunks that were attached, unmaps what was mapped.
+  // Never throws; errors are logged.
+  void rollback(const std::vector<Chunk> &step, const std::vector<std::vector<bool>> &mapped,
+                const std::vector<bool> &attached);
 
   Backend &backend_;
   PeerMesh &mesh_;
