@@ -18,7 +18,7 @@ namespace ishmem::detail {
   X(trim_threshold, TRIM_THRESHOLD, size, "64M", "",                                           \
     "Free committed memory at the heap's tail kept for reuse before ishmem_free returns it")   \
   X(bootstrap_timeout, BOOTSTRAP_TIMEOUT, seconds, "60", "",                                   \
-    "Seconds to wait for a peer during setup and fd exchange before failing")                  \
+    "Seconds (at most 1e6) to wait for a peer during setup and fd exchange before failing")    \
   X(log, LOG, choice, "warn", "none|error|warn|info|debug", "Log level of messages on stderr") \
   X(backend, BACKEND, choice, "auto", "auto|gpu|host",                                         \
     "Memory backend: auto takes the GPU one when a GPU is usable, else host")                  \
