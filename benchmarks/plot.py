@@ -6,6 +6,8 @@ loops), and writes:
   --text FILE   tables by size, ratios to NVSHMEM and the targets, met or not
   --csv FILE    every row matched: ishmem and NVSHMEM microseconds and GB/s, and the ratio
   --svg-dir DIR put_bw.svg, get_bw.svg, ratio.svg, stream_bw.svg, latency.svg
+  --overhead F... (alone) the per-call cost of small transfers in each file: library put,
+                plain store kernel and copy engine side by side
 Ratios are NVSHMEM time / ishmem time: above 1, ishmem is faster. Standard library only
 (no matplotlib), so it runs wherever python3 does.
 
@@ -392,7 +394,38 @@ def draw(ish, nv, d):
               groups, "µs")
 
 
+def overhead(paths):
+    """Per-call cost of small transfers (8 B to 32 KiB, median over sizes) in each result file:
+    the library's block put, the plain store kernel and the copy engine. Where the store kernel,
+    which calls no library, differs between files as much as the puts do, the difference is the
+    process (launch cost), not the library."""
+    print("small-transfer cost per call, median of 8 B..32 KiB (µs): file: block put 1x1024 | "
+          "best block put | store16 kernel | copy engine")
+    for path in paths:
+        rows = load(path)
+        if not rows:
+            print("%s: no results" % os.path.basename(path))
+            continue
+
+        def med(vals):
+            vals = sorted(vals)
+            return vals[len(vals) // 2] if vals else float("nan")
+        small = sorted(n for n in sizes_of(rows, "put", "put") if n <= 32768)
+        one = med([rows[k]["usec"] for k in rows if k[:3] == ("put", "put", "block/1x1024")
+                   and k[3] <= 32768])
+        bb = med([best(rows, "put", "put", "block", n)[1] for n in small
+                  if best(rows, "put", "put", "block", n)])
+        st = med([rows[k]["usec"] for k in rows if k[:3] == ("put", "put", "store16")
+                  and k[3] <= 32768])
+        ce = med([rows[k]["usec"] for k in rows if k[:3] == ("put", "put", "copy-engine")
+                  and k[3] <= 32768])
+        print("%s: %.2f | %.2f | %.2f | %.2f" % (os.path.basename(path), one, bb, st, ce))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--overhead":
+        overhead(sys.argv[2:])
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ishmem", required=True)
     ap.add_argument("--nvshmem")

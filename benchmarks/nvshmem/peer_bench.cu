@@ -82,10 +82,13 @@ bool start(int &argc, char **&argv) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   if (nvshmem_my_pe() == 0) {
-    int major = 0, minor = 0;
-    nvshmem_info_get_version(&major, &minor);
-    printf("# NVSHMEM %d.%d, %d PEs, bootstrap by unique id over MPI\n", major, minor,
+#ifdef NVSHMEM_VENDOR_MAJOR_VERSION
+    printf("# NVSHMEM %d.%d.%d, %d PEs, bootstrap by unique id over MPI\n",
+           NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION,
            nvshmem_n_pes());
+#else
+    printf("# NVSHMEM, %d PEs, bootstrap by unique id over MPI\n", nvshmem_n_pes());
+#endif
   }
   return true;
 }
