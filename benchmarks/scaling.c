@@ -20,6 +20,7 @@
  *   alltoall_put  every PE puts SIZE bytes to every other PE (putmem_nbi, targets staggered),
  *                 then quiet + barrier_all: time per round, bandwidth per PE
  *                 ((PEs - 1) x SIZE per round); alltoall_put_total: the sum over PEs
+ *   cpus          online CPUs of the machine (a count, for the tables: more PEs time-share)
  *   fds_*         open file descriptors of one process (the most over PEs), /proc/self/fd:
  *                 fds_mpi before ishmem_init, fds_init after it, fds_used after the
  *                 measurements above, fds_grown holding 32 blocks that each grew the heap,
@@ -248,6 +249,7 @@ int main(int argc, char **argv) {
     fflush(stdout);
   }
   row("fds_mpi", 0, -1, -1, (long)fds_mpi);
+  row("cpus", 0, -1, -1, sysconf(_SC_NPROCESSORS_ONLN)); /* PEs beyond it time-share cores */
   row("init_first", 0, init_first, -1, -1);
   fds_row("fds_init");
 
