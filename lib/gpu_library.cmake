@@ -25,8 +25,20 @@ function(ishmem_gpu_sources target)
   endif()
 endfunction()
 
+# The kernels of the stream-ordered signal calls, compiled in the GPU dialect and linked into
+# the library as objects (no relocatable device code): added below, per backend.
+function(ishmemi_stream_kernels)
+  target_include_directories(ishmem_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include
+                                                    ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(ishmem_kernels PRIVATE MPI::MPI_C)  # mpi.h, through ishmem.h
+  set_target_properties(ishmem_kernels PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_sources(ishmem PRIVATE $<TARGET_OBJECTS:ishmem_kernels>)
+endfunction()
+
 if(ISHMEM_GPU_BACKEND STREQUAL "cuda")
   target_sources(ishmem PRIVATE backend/cuda/cuda_backend.cpp)
+  add_library(ishmem_kernels OBJECT device/stream_kernels.cu)
+  ishmemi_stream_kernels()
   # The runtime only: the driver is reached at run time, never linked.
   target_link_libraries(ishmem PUBLIC CUDA::cudart)
   target_compile_definitions(ishmem PUBLIC ISHMEM_GPU_CUDA=1)
@@ -41,6 +53,39 @@ elseif(ISHMEM_GPU_BACKEND STREQUAL "hip")
   target_sources(ishmem PRIVATE backend/hip/hip_backend.cpp)
   target_link_libraries(ishmem PUBLIC hip::host)
   target_compile_definitions(ishmem PUBLIC ISHMEM_GPU_HIP=1)
+  add_library(ishmem_kernels OBJECT)
+  ishmem_gpu_sources(ishmem_kernels device/stream_kernels.cu)
+  ishmemi_stream_kernels()
+
+  # The heap's coherence for system-scope atomics (docs/MEMORY_MODEL.md): uncached
+  # (fine-grained) chunks where the HIP headers offer that allocation type to the
+  # virtual-memory API (hipMemAllocationTypeUncached, newer than HIP 5.2), else the default
+  # coarse-grained device memory.
+  option(ISHMEM_HIP_UNCACHED_HEAP "HIP: allocate the heap uncached (fine-grained) where HIP can" ON)
+  if(ISHMEM_HIP_UNCACHED_HEAP)
+    include(CheckCXXSourceCompiles)
+    get_target_property(ishmemi_hip_inc hip::host INTERFACE_INCLUDE_DIRECTORIES)
+    set(CMAKE_REQUIRED_INCLUDES ${ishmemi_hip_inc})
+    set(CMAKE_REQUIRED_DEFINITIONS -D__HIP_PLATFORM_AMD__=1)
+    set(CMAKE_REQUIRED_FLAGS -xc++)
+    check_cxx_source_compiles([=[
+#include <hip/hip_runtime_api.h>
+int main() {
+  hipMemAllocationProp prop{};
+  prop.type = hipMemAllocationTypeUncached;
+  return prop.type == hipMemAllocationTypePinned;
+}]=] ISHMEM_HIP_HAS_UNCACHED_ALLOCATION)
+    unset(CMAKE_REQUIRED_INCLUDES)
+    unset(CMAKE_REQUIRED_DEFINITIONS)
+    unset(CMAKE_REQUIRED_FLAGS)
+    if(ISHMEM_HIP_HAS_UNCACHED_ALLOCATION)
+      target_compile_definitions(ishmem PRIVATE ISHMEMI_HIP_UNCACHED_HEAP=1)
+      message(STATUS "ishmem: HIP heap: uncached (fine-grained) allocations")
+    else()
+      message(STATUS "ishmem: HIP heap: coarse-grained (these HIP headers have no "
+                     "hipMemAllocationTypeUncached)")
+    endif()
+  endif()
 
   add_library(ishmem_device STATIC)
   ishmem_gpu_sources(ishmem_device device/device_state.cu)

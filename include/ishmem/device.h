@@ -40,6 +40,11 @@ typedef struct ishmemx_device_handle {
   int n_local;
   int first_local_pe;
   int contiguous; /* node-local PEs are numbered first_local_pe + slot */
+  /* Barrier words of the device and stream barriers (ishmem/device_sync.h): slot j's 64-bit
+   * word is at barrier + j * barrier_step, in host memory that every PE maps and its GPU can
+   * reach. NULL with the host backend. */
+  unsigned long long *barrier;
+  size_t barrier_step;
 } ishmemx_device_handle_t;
 
 #ifdef __cplusplus
@@ -381,5 +386,8 @@ ISHMEMI_RMA_TYPES(ISHMEMI_GEN_TYPED_NOARG_DEV)
 #endif /* no-argument form */
 
 #endif /* __cplusplus */
+
+/* Atomics, put-with-signal, wait/test and barriers in kernels. */
+#include "ishmem/device_sync.h"
 
 #endif /* ISHMEM_DEVICE_H */

@@ -2,8 +2,13 @@
 // return at once; with the host backend there is no stream, and they act at once.
 #include "api/guard.h"
 #include "api/rma_path.h"
+#include "ishmem/device.h"
 #include "runtime/gpu_runtime.h"
 #include "runtime/sync.h"
+#if defined(ISHMEM_GPU_CUDA) || defined(ISHMEM_GPU_HIP)
+#include "device/stream_kernels.h"
+#define ISHMEMI_STREAM_KERNELS 1
+#endif
 
 using namespace ishmem::detail;
 
@@ -39,6 +44,24 @@ int rma_on_stream(Direction dir, void *dest, const void *source, std::size_t byt
     else
       gpu->copy_async(dest, stream_peer_address(source, bytes, pe, fn), bytes, stream);
   });
+}
+
+void check_signal_op(int sig_op, const char *fn) {
+  if (sig_op != ISHMEM_SIGNAL_SET && sig_op != ISHMEM_SIGNAL_ADD)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: sig_op %d is neither ISHMEM_SIGNAL_SET nor ISHMEM_SIGNAL_ADD",
+         fn, sig_op);
+}
+
+void check_cmp(int cmp, const char *fn) {
+  if (cmp < ISHMEM_CMP_EQ || cmp > ISHMEM_CMP_LE)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: %d is not an ISHMEM_CMP_* operator", fn, cmp);
+}
+
+// The peer's copy of the 8-byte signal `sig` on `pe`, checked for alignment and place.
+std::uint64_t *stream_signal_address(std::uint64_t *sig, int pe, const char *fn) {
+  if (reinterpret_cast<std::uintptr_t>(sig) % sizeof *sig != 0)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: signal %p is not 8-byte aligned", fn, static_cast<void *>(sig));
+  return reinterpret_cast<std::uint64_t *>(stream_peer_address(sig, sizeof *sig, pe, fn));
 }
 
 }  // namespace
@@ -78,3 +101,58 @@ int ishmemx_barrier_all_on_stream(void *stream) {
 }
 
 }  // extern "C"
+
+// Put with signal and signal waits on a stream: the data goes by the copy engine, the signal
+// (and the wait) by a one-thread kernel, all in stream order (lib/device/stream_kernels.cu).
+extern "C" int ishmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbytes,
+                                               uint64_t *sig_addr, uint64_t signal, int sig_op,
+                                               int pe, void *stream) {
+  GpuBackend *gpu = g_rt ? gpu_backend(*g_rt) : nullptr;
+  if (!gpu) return ishmem_putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe);
+  return guard([&] {
+    const char *fn = "ishmemx_putmem_signal_on_stream";
+    // Everything is checked before anything is enqueued.
+    check_signal_op(sig_op, fn);
+    std::uint64_t *peer_sig = stream_signal_address(sig_addr, pe, fn);
+    char *peer_dest = nullptr;
+    if (nbytes) {
+      if (!source) fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL source buffer", fn);
+      peer_dest = stream_peer_address(dest, nbytes, pe, fn);
+    }
+#ifdef ISHMEMI_STREAM_KERNELS
+    if (nbytes) gpu->copy_async(peer_dest, source, nbytes, stream);
+    enqueue_signal_update(peer_sig, signal, sig_op, stream);
+#else
+    (void)peer_sig;
+    (void)peer_dest;
+    fail(ISHMEM_ERR_INTERNAL, "%s: a GPU backend without stream kernels", fn);
+#endif
+  });
+}
+
+extern "C" int ishmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
+                                                   uint64_t cmp_value, void *stream) {
+  const char *fn = "ishmemx_signal_wait_until_on_stream";
+  GpuBackend *gpu = g_rt ? gpu_backend(*g_rt) : nullptr;
+  if (!gpu) {
+    // No stream: wait now. The host call reports its errors only as a value: check first.
+    int rc = guard([&] {
+      runtime();
+      check_cmp(cmp, fn);
+      stream_signal_address(sig_addr, g_fast.my_pe, fn);
+    });
+    if (rc == ISHMEM_SUCCESS) ishmem_signal_wait_until(sig_addr, cmp, cmp_value);
+    return rc;
+  }
+  return guard([&] {
+    check_cmp(cmp, fn);
+    std::uint64_t *sig = stream_signal_address(sig_addr, g_fast.my_pe, fn);
+#ifdef ISHMEMI_STREAM_KERNELS
+    enqueue_signal_wait(device_handle(g_fast), sig, cmp, cmp_value, stream);
+#else
+    (void)sig;
+    (void)stream;
+    fail(ISHMEM_ERR_INTERNAL, "%s: a GPU backend without stream kernels", fn);
+#endif
+  });
+}

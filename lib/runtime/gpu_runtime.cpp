@@ -12,21 +12,25 @@
 namespace ishmem::detail {
 namespace {
 
-// Stream barriers meet in a page of host memory shared by the node's PEs: slot j's first
-// word counts the barriers PE slot j has entered. Never the control segment's barrier
-// counter, because these run on the GPU runtime's thread, beside the application's thread.
+// Stream and device barriers meet in a page of host memory shared by the node's PEs, which
+// each PE also maps for its GPU: slot j's first word counts the barriers PE slot j has
+// entered, by kernels (ishmem_barrier_all on the device) and by host functions on a stream
+// (ishmemx_barrier_all_on_stream) alike, so the two kinds form one sequence and match each
+// other. Never the control segment's barrier counter, because stream barriers run on the GPU
+// runtime's thread, beside the application's thread (which owns that counter).
 constexpr std::size_t kSyncBytes = 4096;
 
 struct GpuRuntime {
   ~GpuRuntime() {
-    if (backend) backend->device_free(pe_slot_device);
+    if (!backend) return;
+    backend->device_free(pe_slot_device);
+    if (handle.barrier) backend->unregister_host(sync_heap->window());
   }
   GpuBackend *backend = nullptr;
   int *pe_slot_device = nullptr;
   ishmemx_device_handle_t handle{};
   std::unique_ptr<Backend> sync_backend;
   std::unique_ptr<SymmetricHeap> sync_heap;
-  std::uint64_t stream_barriers = 0;  // enqueued by this PE
   double timeout_s = 60;
 };
 
@@ -56,7 +60,6 @@ std::atomic<std::uint64_t> &sync_word(int slot) {
 }
 
 struct BarrierCall {
-  std::uint64_t epoch;
   int my_slot;
   int n_local;
   double timeout_s;
@@ -66,13 +69,17 @@ struct BarrierCall {
 void run_stream_barrier(void *arg) {
   std::unique_ptr<BarrierCall> call(static_cast<BarrierCall *>(arg));
   if (!g_gpu) return;  // finalized with the stream still running: nothing to meet
-  sync_word(call->my_slot).store(call->epoch, std::memory_order_release);
+  // The next barrier in this PE's sequence, which its kernels' device barriers advance too;
+  // the stream has completed them (they came before), and only this PE writes its word.
+  std::atomic<std::uint64_t> &mine = sync_word(call->my_slot);
+  const std::uint64_t epoch = mine.load(std::memory_order_acquire) + 1;
+  mine.store(epoch, std::memory_order_release);
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::duration<double>(call->timeout_s);
   for (int slot = 0; slot < call->n_local; ++slot) {
     std::atomic<std::uint64_t> &word = sync_word(slot);
     int spin = 0;
-    while (word.load(std::memory_order_acquire) < call->epoch) {
+    while (word.load(std::memory_order_acquire) < epoch) {
       if (++spin < 256) {
         cpu_relax();
         continue;
@@ -138,6 +145,18 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   state->sync_heap = std::make_unique<SymmetricHeap>(*state->sync_backend, *rt.mesh, *rt.boot,
                                                      kSyncBytes, kSyncBytes);
   state->sync_heap->commit(kSyncBytes);
+  // The GPU reaches every PE's barrier word through its own mapping of the whole window.
+  // Without it only the device barriers are lost (they return ISHMEM_ERR_UNSUPPORTED).
+  const std::size_t sync_window_bytes =
+      state->sync_heap->stride() * static_cast<std::size_t>(fast.n_local);
+  try {
+    state->handle.barrier = static_cast<unsigned long long *>(
+        gpu->register_host(state->sync_heap->window(), sync_window_bytes));
+    state->handle.barrier_step = state->sync_heap->stride() / sizeof(unsigned long long);
+  } catch (const Error &e) {
+    log(LogLevel::warn, "device barriers are unavailable: the GPU cannot map the barrier page: %s",
+        e.what());
+  }
   g_gpu = std::move(state);
   try {
     publish(g_gpu->handle);
@@ -161,7 +180,7 @@ void stream_barrier(Runtime &rt, void *stream) {
   if (!g_gpu) fail(ISHMEM_ERR_INTERNAL, "stream barrier without the GPU runtime");
   const Topology &topo = rt.boot->topology();
   auto call = std::make_unique<BarrierCall>(
-      BarrierCall{++g_gpu->stream_barriers, topo.local_rank, topo.n_local, g_gpu->timeout_s});
+      BarrierCall{topo.local_rank, topo.n_local, g_gpu->timeout_s});
   g_gpu->backend->host_call(stream, run_stream_barrier, call.get());
   call.release();  // the host function owns it now
 }

@@ -224,6 +224,21 @@ class CudaBackend final : public GpuBackend {
     if (ptr) cudaFree(ptr);
   }
 
+  void *register_host(void *ptr, std::size_t bytes) override {
+    ISHMEMI_CUDART(cudaHostRegister(ptr, bytes, cudaHostRegisterPortable | cudaHostRegisterMapped));
+    void *device_ptr = nullptr;
+    cudaError_t rc = cudaHostGetDevicePointer(&device_ptr, ptr, 0);
+    if (rc != cudaSuccess) {
+      cudaHostUnregister(ptr);
+      fail_cudart(rc, "cudaHostGetDevicePointer", __FILE__, __LINE__);
+    }
+    return device_ptr;
+  }
+
+  void unregister_host(void *ptr) noexcept override {
+    if (ptr) cudaHostUnregister(ptr);
+  }
+
  private:
   Driver drv_;
   int device_;

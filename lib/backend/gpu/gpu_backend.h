@@ -23,6 +23,10 @@ class GpuBackend : public Backend {
   // Device memory private to this PE (not symmetric): tables the device API reads.
   virtual void *device_alloc(std::size_t bytes) = 0;
   virtual void device_free(void *ptr) noexcept = 0;
+  // Makes host memory [ptr, ptr + bytes), mapped in this process (shared memory included),
+  // reachable from the device: pins it and returns the address kernels use for it.
+  virtual void *register_host(void *ptr, std::size_t bytes) = 0;
+  virtual void unregister_host(void *ptr) noexcept = 0;
 };
 
 }  // namespace ishmem::detail

@@ -29,6 +29,15 @@ namespace {
     if (ishmemi_hip_rc != hipSuccess) fail_hip(ishmemi_hip_rc, #call, __FILE__, __LINE__); \
   } while (0)
 
+// The heap's allocation type. Uncached (fine-grained) memory keeps system-scope atomics and
+// signals coherent between GPUs while kernels run; HIP 5.2's virtual-memory API offers only
+// the default (coarse-grained) type. docs/MEMORY_MODEL.md says what each build guarantees.
+#ifdef ISHMEMI_HIP_UNCACHED_HEAP
+constexpr hipMemAllocationType kHeapAllocationType = hipMemAllocationTypeUncached;
+#else
+constexpr hipMemAllocationType kHeapAllocationType = hipMemAllocationTypePinned;
+#endif
+
 hipMemGenericAllocationHandle_t to_hip(ChunkHandle h) {
   return reinterpret_cast<hipMemGenericAllocationHandle_t>(static_cast<std::uintptr_t>(h));
 }
@@ -53,7 +62,7 @@ class HipBackend final : public GpuBackend {
         granularity_(granularity),
         bus_id_(std::move(bus_id)),
         cpus_(std::move(cpus)) {
-    prop_.type = hipMemAllocationTypePinned;
+    prop_.type = kHeapAllocationType;
     prop_.requestedHandleType = hipMemHandleTypePosixFileDescriptor;
     prop_.location.type = hipMemLocationTypeDevice;
     prop_.location.id = device;
@@ -159,6 +168,22 @@ class HipBackend final : public GpuBackend {
     if (ptr) (void)hipFree(ptr);
   }
 
+  void *register_host(void *ptr, std::size_t bytes) override {
+    // Registered host memory is fine-grained: coherent for system-scope atomics.
+    ISHMEMI_HIP(hipHostRegister(ptr, bytes, hipHostRegisterPortable | hipHostRegisterMapped));
+    void *device_ptr = nullptr;
+    hipError_t rc = hipHostGetDevicePointer(&device_ptr, ptr, 0);
+    if (rc != hipSuccess) {
+      (void)hipHostUnregister(ptr);
+      fail_hip(rc, "hipHostGetDevicePointer", __FILE__, __LINE__);
+    }
+    return device_ptr;
+  }
+
+  void unregister_host(void *ptr) noexcept override {
+    if (ptr) (void)hipHostUnregister(ptr);
+  }
+
  private:
   int device_;
   std::size_t granularity_;
@@ -192,7 +217,7 @@ std::unique_ptr<Backend> open_hip(int local_rank) {
   // HIP 5.x has no attribute for virtual memory support: asking for the granularity of an
   // fd-exportable allocation is the test.
   hipMemAllocationProp prop{};
-  prop.type = hipMemAllocationTypePinned;
+  prop.type = kHeapAllocationType;
   prop.requestedHandleType = hipMemHandleTypePosixFileDescriptor;
   prop.location.type = hipMemLocationTypeDevice;
   prop.location.id = device;
