@@ -41,4 +41,52 @@ TEST(DeviceHeaderOnHost, BothFormsForward) {
   ishmem_free(sym);
 }
 
+TEST(DeviceHeaderOnHost, SyncFormsForward) {
+  ishmemx_device_handle_t h{};
+  ASSERT_EQ(ishmemx_get_device_handle(&h), ISHMEM_SUCCESS) << ishmemx_last_error();
+  long *w = static_cast<long *>(ishmem_calloc(4, sizeof(long)));
+  auto *sig = static_cast<uint64_t *>(ishmem_calloc(1, sizeof(uint64_t)));
+  ASSERT_TRUE(w && sig);
+  long src = 40 + my_pe();
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  // Atomics on the right neighbour's word (only this PE touches it), both forms.
+  EXPECT_EQ(ishmem_long_atomic_fetch_add(h, w, 5, right_pe()), 0);
+  EXPECT_EQ(ishmem_long_atomic_compare_swap(h, w, 5, 7, right_pe()), 5);
+  EXPECT_EQ(ishmem_long_atomic_inc(h, w, right_pe()), ISHMEM_SUCCESS);
+  long fetched = 0;
+  EXPECT_EQ(ishmem_long_atomic_fetch_nbi(h, &fetched, w, right_pe()), ISHMEM_SUCCESS);
+  EXPECT_EQ(fetched, 8);
+  // Signals: group names and handle overloads, then the stream forms acting at once.
+  EXPECT_EQ(ishmemx_putmem_signal_block(w + 1, &src, sizeof src, sig, 1, ISHMEM_SIGNAL_ADD,
+                                        right_pe()),
+            ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmemx_putmem_signal_nbi_warp(h, w + 2, &src, sizeof src, sig, 1, ISHMEM_SIGNAL_ADD,
+                                           right_pe()),
+            ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_long_put_signal(h, w + 3, &src, 1, sig, 1, ISHMEM_SIGNAL_ADD, right_pe()),
+            ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmemx_putmem_signal_on_stream(w + 3, &src, sizeof src, sig, 4, ISHMEM_SIGNAL_SET,
+                                            right_pe(), nullptr),
+            ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmemx_signal_wait_until_on_stream(sig, ISHMEM_CMP_GE, 4, nullptr), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_signal_wait_until(h, sig, ISHMEM_CMP_EQ, 4), 4u);
+  EXPECT_EQ(ishmem_signal_fetch(h, sig), 4u);
+  EXPECT_EQ(ishmemx_signal_wait_until_on_stream(sig, 0, 4, nullptr), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmemx_putmem_signal_on_stream(w, &src, 8, sig, 1, 9, right_pe(), nullptr),
+            ISHMEM_ERR_INVALID_ARG);
+  // Wait and test through the handle overloads: the left neighbour's atomics arrive.
+  EXPECT_EQ(ishmem_long_wait_until(h, w, ISHMEM_CMP_EQ, 8), ISHMEM_SUCCESS);
+  std::size_t idx[4] = {};
+  EXPECT_EQ(ishmem_long_wait_until_some(h, w + 1, 3, idx, nullptr, ISHMEM_CMP_EQ,
+                                        40 + left_pe()),
+            3u);
+  EXPECT_EQ(ishmem_long_test_any(h, w, 4, nullptr, ISHMEM_CMP_EQ, 8), 0u);
+  EXPECT_EQ(ishmemx_barrier_all_block(h), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmemx_sync_all_block(), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_sync_all(h), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_barrier_all(h), ISHMEM_SUCCESS);
+  ishmem_free(sig);
+  ishmem_free(w);
+}
+
 }  // namespace
