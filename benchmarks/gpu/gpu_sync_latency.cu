@@ -81,13 +81,17 @@ std::vector<double> time_amos(unsigned long long *sym, unsigned long long *raw, 
 // across launches (base + i), so nothing needs resetting between runs.
 
 // kRaw: the reference, a store to the other party's flag + __threadfence_system() + a
-// volatile spin. kRawData: its twin with 8 bytes of data before the flag (data store, fence,
-// flag store), what put-with-signal of 8 B does by hand. kSignal0: ishmem_putmem_signal with
-// no data (a pure signal) and ishmem_signal_wait_until. kSignal8: the same with 8 bytes.
-enum PingMode { kRaw, kSignal0, kRawData, kSignal8, kPingModes };
+// volatile spin. kSignal0: ishmem_putmem_signal with no data (a pure signal) and
+// ishmem_signal_wait_until. kRawData: 8 bytes of data by hand: data store, fence, flag
+// store, volatile spin. kSignal8: ishmem_putmem_signal of 8 bytes. Two more raw loops show
+// where time goes: kRawRelease, data store + flag stored with release order (what
+// put-with-signal does) + volatile spin; kRawAcquire, kRaw polled with acquire loads (what
+// the waits do).
+enum PingMode { kRaw, kSignal0, kRawData, kSignal8, kRawRelease, kRawAcquire, kPingModes };
 const char *ping_name(int m) {
-  static const char *names[] = {"raw store+fence+spin", "putmem_signal 0 B",
-                                "raw 8 B+fence+flag+spin", "putmem_signal 8 B"};
+  static const char *names[] = {"raw store+fence+spin",      "putmem_signal 0 B",
+                                "raw 8 B+fence+flag+spin",   "putmem_signal 8 B",
+                                "raw 8 B+release flag+spin", "raw store+fence+acquire spin"};
   return names[m];
 }
 
@@ -121,22 +125,32 @@ __global__ void pingpong(PingArgs a) {
     const unsigned long long v = a.base + i;
     for (int turn = 0; turn < 2; ++turn) {
       if ((turn == 0) == (party == 0)) {
-        if (M == kRaw) {
+        if (M == kRaw || M == kRawAcquire) {
           *(volatile unsigned long long *)peer_flag = v;
           __threadfence_system();
         } else if (M == kRawData) {
           *(volatile unsigned long long *)(a.data + theirs * a.slot) = v;
           __threadfence_system();
           *(volatile unsigned long long *)peer_flag = v;
+        } else if (M == kRawRelease) {
+          *(volatile unsigned long long *)(a.data + theirs * a.slot) = v;
+          ishmemi::st_release(peer_flag, v);
         } else {
           ishmem_putmem_signal(a.data + theirs * a.slot, a.src, M == kSignal8 ? 8 : 0,
                                a.sigs + theirs, v, ISHMEM_SIGNAL_SET, a.peer);
         }
       } else {
-        if (M == kRaw || M == kRawData) {
+        if (M == kRaw || M == kRawData || M == kRawRelease) {
           const long long start = clock64();
           for (unsigned n = 0; *my_flag < v;)
             if ((++n & 1023) == 0 && timed_out(start)) {  // rarely: keep the spin tight
+              atomicAdd(a.status, 1);
+              return;
+            }
+        } else if (M == kRawAcquire) {
+          const long long start = clock64();
+          for (unsigned n = 0; ishmemi::ld_acquire(a.flags + mine) < v;)
+            if ((++n & 1023) == 0 && timed_out(start)) {
               atomicAdd(a.status, 1);
               return;
             }
@@ -232,6 +246,8 @@ int main(int argc, char **argv) {
   BENCH_GPU(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&pingpong<kSignal8>)));
   BENCH_GPU(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&pingpong<kSignal0>)));
   BENCH_GPU(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&pingpong<kRawData>)));
+  BENCH_GPU(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&pingpong<kRawRelease>)));
+  BENCH_GPU(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&pingpong<kRawAcquire>)));
   BENCH_GPU(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&pingpong_block)));
   BENCH_GPU(gpuFuncGetAttributes(&attr, reinterpret_cast<const void *>(&device_barriers)));
   BENCH_ISHMEM(ishmem_barrier_all());
@@ -256,7 +272,9 @@ int main(int argc, char **argv) {
       double v[kPingModes] = {round_trip_us(pingpong<kRaw>, a, 2, 32, s),
                               round_trip_us(pingpong<kSignal0>, a, 2, 32, s),
                               round_trip_us(pingpong<kRawData>, a, 2, 32, s),
-                              round_trip_us(pingpong<kSignal8>, a, 2, 32, s)};
+                              round_trip_us(pingpong<kSignal8>, a, 2, 32, s),
+                              round_trip_us(pingpong<kRawRelease>, a, 2, 32, s),
+                              round_trip_us(pingpong<kRawAcquire>, a, 2, 32, s)};
       if (r > 0)
         for (int m = 0; m < kPingModes; ++m) rt[m].push_back(v[m]);
     }
@@ -266,7 +284,7 @@ int main(int argc, char **argv) {
     double raw_rt = median_of(rt[kRaw]), raw8_rt = median_of(rt[kRawData]);
     for (int m = 0; m < kPingModes; ++m)
       printf("%-28s %14.3f %12.3f\n", ping_name(m), median_of(rt[m]),
-             median_of(rt[m]) / (m < kRawData ? raw_rt : raw8_rt));
+             median_of(rt[m]) / (m == kRawData || m == kSignal8 || m == kRawRelease ? raw8_rt : raw_rt));
     double sig8_rt = median_of(rt[kSignal8]), sig0_rt = median_of(rt[kSignal0]);
     int st = 0;
     BENCH_GPU(gpuMemcpy(&st, status, sizeof st, gpuMemcpyDeviceToHost));

@@ -4,7 +4,8 @@
  *
  * Atomics are system-scope read-modify-writes on the target PE's mapped heap (relaxed order:
  * like the host API, ordering comes from ishmem_fence / ishmem_quiet). Put-with-signal copies
- * the data, issues a system-scope fence, then updates the signal atomically. Waits read with
+ * the data, then updates the signal atomically with system-scope release order (so whoever
+ * sees the signal sees the data; with no data, a plain atomic update). Waits read with
  * system-scope acquire loads, spinning briefly and then backing off (__nanosleep on NVIDIA,
  * s_sleep on AMD), so that other blocks keep their issue slots and memory bandwidth.
  * Device barriers (ishmem_barrier_all, ishmem_sync_all) are called by ONE thread per PE;
@@ -103,6 +104,10 @@ ISHMEMI_FN U atomic_add(U *p, U v) {
   return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS);
 }
 template <class U>
+ISHMEMI_FN void add_release(U *p, U v) {
+  __hip_atomic_fetch_add(p, v, __ATOMIC_RELEASE, ISHMEMI_SYS);
+}
+template <class U>
 ISHMEMI_FN U atomic_and(U *p, U v) {
   return __hip_atomic_fetch_and(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS);
 }
@@ -160,6 +165,10 @@ ISHMEMI_ST(relaxed, 32, "r", unsigned int)
 ISHMEMI_ST(relaxed, 64, "l", unsigned long long)
 ISHMEMI_ST(release, 32, "r", unsigned int)
 ISHMEMI_ST(release, 64, "l", unsigned long long)
+/* A reduction (no value returned) with release order. */
+ISHMEMI_FN void add_release(unsigned long long *p, unsigned long long v) {
+  asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 #undef ISHMEMI_LD
 #undef ISHMEMI_ST
 #else
@@ -181,6 +190,10 @@ template <class U>
 ISHMEMI_FN void st_release(U *p, U v) {
   __threadfence_system();
   *(volatile U *)p = v;
+}
+ISHMEMI_FN void add_release(unsigned long long *p, unsigned long long v) {
+  __threadfence_system();
+  atomicAdd_system(p, v);
 }
 #endif
 template <class U>
@@ -359,14 +372,21 @@ ISHMEMI_FN int put_signal(const Handle &h, void *dest, const void *src, size_t n
   copy<G>(peer(h, dest, pe), src, n);
   G::sync(); /* every thread's part of the data is written */
   if (G::rank() == 0) {
-    /* The data, written by any thread of the group (ordered before this thread by the group
-     * barrier), becomes visible at system scope before the signal. */
-    __threadfence_system();
     unsigned long long *sig = (unsigned long long *)peer(h, sig_addr, pe);
-    if (sig_op == ISHMEM_SIGNAL_ADD)
-      atomic_add(sig, (unsigned long long)signal);
-    else
-      st_relaxed(sig, (unsigned long long)signal);
+    const unsigned long long v = signal;
+    if (n == 0) {
+      /* Nothing to order before the signal: a plain atomic update. */
+      if (sig_op == ISHMEM_SIGNAL_ADD)
+        atomic_add(sig, v);
+      else
+        st_relaxed(sig, v);
+    } else if (sig_op == ISHMEM_SIGNAL_ADD) {
+      /* Release at system scope: the data, written by any thread of the group (ordered
+       * before this thread by the group barrier), is visible to whoever sees the signal. */
+      add_release(sig, v);
+    } else {
+      st_release(sig, v);
+    }
   }
   (void)NBI; /* blocking or not, the source is free once the group barrier is passed */
   return ISHMEM_SUCCESS;
@@ -581,14 +601,15 @@ ISHMEMI_FN int sync_all(const Handle &h) {
   return ISHMEM_SUCCESS;
 }
 ISHMEMI_FN int barrier_all(const Handle &h) {
-  __threadfence_system(); /* quiet: this thread's puts and AMOs are complete everywhere */
+  /* The arrival is a system-scope release: this thread's puts and AMOs before it are visible
+   * to every PE that sees it, which is what quiet adds to a barrier. */
   return sync_all(h);
 }
 /* Block forms: the block's threads meet; one thread takes part in the barrier for them. */
 template <bool QUIET>
 ISHMEMI_FN int barrier_block(const Handle &h) {
   __shared__ int rc;
-  __syncthreads(); /* every thread's puts are ordered before thread 0's fence */
+  __syncthreads(); /* every thread's puts are ordered before thread 0's release */
   if (thread_in_block() == 0) rc = QUIET ? barrier_all(h) : sync_all(h);
   __syncthreads();
   const int result = rc;
