@@ -4,15 +4,17 @@
 # performance targets (docs/PERFORMANCE.md). Builds nothing: build first with
 #   cmake -B build -G Ninja -DISHMEM_GPU=none && cmake --build build
 #
-# usage: benchmarks/run-host.sh [--quick] [--csv] [BUILD_DIR]     (BUILD_DIR defaults to ./build)
+# usage: benchmarks/run-host.sh [--quick] [--csv] [--rounds N] [BUILD_DIR]   (default ./build)
 #        benchmarks/run-host.sh --from FILE      tables from the output of an earlier --csv run
-#   --quick  fewer iterations (well under a minute in all)
-#   --csv    print every row as CSV (impl,op,size_bytes,latency_us,bandwidth_MBps) instead
+#   --quick     fewer iterations and one round (well under a minute in all)
+#   --rounds N  run every program N times, interleaved, and report the median of the runs
+#               (default 3): two runs of one program can differ by 10% on a shared VM
+#   --csv       print the figures as CSV (impl,op,size_bytes,latency_us,bandwidth_MBps)
 # Environment: BENCH_MPIRUN_ARGS  extra mpirun/oshrun arguments (e.g. "--mca osc sm").
 # Exit status: non-zero if an ishmem program fails; peers' failures are reported, not fatal
 # (Open MPI 4.1's OSHMEM may crash in shmem_finalize after printing its figures).
 set -u
-quick=0 csv=0 build="" from=""
+quick=0 csv=0 build="" from="" rounds=""
 while [ $# -gt 0 ]; do
   arg="$1"
   shift
@@ -20,6 +22,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1 ;;
     --csv) csv=1 ;;
     --from) from="${1:?--from needs a file}"; shift ;;
+    --rounds) rounds="${1:?--rounds needs a number}"; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     -*) echo "run-host.sh: unknown option $arg" >&2; exit 2 ;;
     *) build="$arg" ;;
@@ -47,13 +50,15 @@ if [ "$quick" -eq 1 ]; then
   args+=(--quick)
   limit=60
 fi
+rounds="${rounds:-$((quick ? 1 : 3))}"
+case "$rounds" in '' | *[!0-9]* | 0) echo "run-host.sh: bad --rounds $rounds" >&2; exit 2 ;; esac
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 status=0
 notes=()
 
-# run IMPL PROGRAM: runs IMPL-bench-PROGRAM on 2 PEs and appends its rows to $tmp/all.csv.
+# run IMPL PROGRAM: runs IMPL-bench-PROGRAM on 2 PEs and appends its rows to $tmp/raw.csv.
 run() {
   local impl="$1" prog="$2" exe="$bench/$1-bench-$2" launcher=mpirun rc
   if [ ! -x "$exe" ]; then
@@ -67,8 +72,8 @@ run() {
   timeout "$limit" "$launcher" -np 2 "${bind[@]}" "${extra[@]}" "$exe" "${args[@]}" \
     >"$tmp/out" 2>"$tmp/err"
   rc=$?
-  grep -E "^$impl,$prog," "$tmp/out" >"$tmp/rows"
-  cat "$tmp/rows" >>"$tmp/all.csv"
+  grep -E "^$impl,[a-z_]+,[0-9]" "$tmp/out" >"$tmp/rows" # ishmem put adds memcpy rows
+  cat "$tmp/rows" >>"$tmp/raw.csv"
   if [ -s "$tmp/rows" ] && [ "$rc" -eq 0 ]; then return 0; fi
   if [ "$impl" = ishmem ]; then
     status=1
@@ -81,20 +86,41 @@ run() {
   fi
 }
 
-: >"$tmp/all.csv"
+: >"$tmp/raw.csv"
 if [ -n "$from" ]; then
-  if ! grep -E '^[a-z]+,[a-z_]+,[0-9]' "$from" >"$tmp/all.csv"; then
+  if ! grep -E '^[a-z]+,[a-z_]+,[0-9]' "$from" >"$tmp/raw.csv"; then
     echo "run-host.sh: no rows in $from" >&2
     exit 2
   fi
 else
-  for prog in put get barrier malloc p_pingpong; do
-    run ishmem "$prog"
-    [ "$prog" = put ] && run ishmem memcpy
-    run oshmem "$prog"
-    run mpi "$prog"
+  for ((round = 1; round <= rounds; ++round)); do
+    for prog in put get barrier malloc p_pingpong; do
+      run ishmem "$prog"
+      run oshmem "$prog"
+      run mpi "$prog"
+    done
   done
 fi
+# One row per (impl, op, size): the median over the rounds, in first-seen order.
+awk -F, '
+  function median(list,   v, n, i, j, t) {
+    n = split(substr(list, 2), v, " ")
+    if (n == 0) return ""
+    for (i = 2; i <= n; ++i)
+      for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+  }
+  { key = $1 "," $2 "," $3
+    if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+    if ($4 != "") lat[key] = lat[key] " " $4
+    if ($5 != "") bw[key] = bw[key] " " $5 }
+  function fmt(x, f) { return x == "" ? "" : sprintf(f, x) }
+  END {
+    for (i = 1; i <= n; ++i)
+      print order[i] "," fmt(median(lat[order[i]]), "%.4f") "," fmt(median(bw[order[i]]), "%.1f")
+  }
+' "$tmp/raw.csv" >"$tmp/all.csv"
+mapfile -t notes < <(printf '%s\n' "${notes[@]}" | awk 'NF && !seen[$0]++')
 
 if [ "$csv" -eq 1 ]; then
   echo "impl,op,size_bytes,latency_us,bandwidth_MBps"
@@ -103,8 +129,8 @@ if [ "$csv" -eq 1 ]; then
   exit "$status"
 fi
 
-awk -F, -v quick="$quick" '
-  # The memcpy reference is shown as a peer of put.
+awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds")" '
+  # The memcpy reference (measured by ishmem-bench-put in the same process) is a peer of put.
   { impl = $1; op = $2
     if (op == "memcpy") { impl = "memcpy"; op = "put" }
     key = impl SUBSEP op SUBSEP $3
@@ -134,7 +160,8 @@ awk -F, -v quick="$quick" '
     printf "%-46s %7s  %-4s (goal %s)\n", what, r == "" ? "-" : sprintf("%.3f", r), verdict, goal
   }
   END {
-    print "ishmem vs peers on 2 PEs" (quick ? " (--quick)" : "") "; figures are medians;"
+    print "ishmem vs peers on 2 PEs" (quick ? " (--quick)" : "") "; figures are medians" \
+      (rounds > 1 ? " over " rounds " runs of each program" : "") ";"
     print "ratio = ishmem / peer: below 1 is faster for latency, above 1 is faster for bandwidth"
     table("put", "lat", "put latency (us): putmem + quiet", "oshmem mpi memcpy")
     table("put", "bw", "put bandwidth (MB/s): putmem_nbi x window + quiet", "oshmem mpi memcpy")
