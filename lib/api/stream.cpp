@@ -125,6 +125,7 @@ extern "C" int ishmemx_putmem_signal_on_stream(void *dest, const void *source, s
 #else
     (void)peer_sig;
     (void)peer_dest;
+    (void)stream;
     fail(ISHMEM_ERR_INTERNAL, "%s: a GPU backend without stream kernels", fn);
 #endif
   });
