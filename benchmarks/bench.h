@@ -37,6 +37,9 @@ static void b_init(size_t heap_bytes) {
 #define b_putmem_nbi(d, s, n, pe) shmem_putmem_nbi(d, s, n, pe)
 #define b_getmem_nbi(d, s, n, pe) shmem_getmem_nbi(d, s, n, pe)
 #define b_long_p(d, v, pe) shmem_long_p(d, v, pe)
+#define b_long_fetch_add(d, v, pe) shmem_long_atomic_fetch_add(d, v, pe)
+#define b_long_compare_swap(d, c, v, pe) shmem_long_atomic_compare_swap(d, c, v, pe)
+#define b_long_swap(d, v, pe) shmem_long_atomic_swap(d, v, pe)
 #define b_quiet() shmem_quiet()
 #define b_barrier_all() shmem_barrier_all()
 #define b_local_sync() ((void)0)
@@ -130,6 +133,14 @@ static void b_init(size_t heap_bytes) {
 #define b_putmem_nbi(d, s, n, pe) ishmem_putmem_nbi(d, s, n, pe)
 #define b_getmem_nbi(d, s, n, pe) ishmem_getmem_nbi(d, s, n, pe)
 #define b_long_p(d, v, pe) ishmem_long_p(d, v, pe)
+#define b_long_fetch_add(d, v, pe) ishmem_long_atomic_fetch_add(d, v, pe)
+#define b_long_compare_swap(d, c, v, pe) ishmem_long_atomic_compare_swap(d, c, v, pe)
+#define b_long_swap(d, v, pe) ishmem_long_atomic_swap(d, v, pe)
+/* OpenSHMEM 1.5's put-with-signal (Open MPI 4.1's OSHMEM implements 1.4 and lacks it). */
+#define B_HAS_SIGNAL 1
+#define b_putmem_signal(d, s, n, sig, v, pe) \
+  ishmem_putmem_signal(d, s, n, sig, v, ISHMEM_SIGNAL_SET, pe)
+#define b_signal_wait_ge(sig, v) ishmem_signal_wait_until(sig, ISHMEM_CMP_GE, v)
 #define b_quiet() ishmem_quiet()
 #define b_barrier_all() ishmem_barrier_all()
 #define b_local_sync() ((void)0)

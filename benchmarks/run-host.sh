@@ -94,7 +94,7 @@ if [ -n "$from" ]; then
   fi
 else
   for ((round = 1; round <= rounds; ++round)); do
-    for prog in put get barrier malloc p_pingpong; do
+    for prog in put get barrier malloc p_pingpong amo; do
       run ishmem "$prog"
       run oshmem "$prog"
       run mpi "$prog"
@@ -170,6 +170,11 @@ awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds
     table("barrier", "lat", "barrier_all latency (us) (mpi: MPI_Barrier)", "oshmem mpi")
     table("malloc", "lat", "malloc + free latency (us)", "oshmem")
     table("p_pingpong", "lat", "long_p ping-pong, one-way latency (us)", "oshmem")
+    table("fetch_add", "lat", "long atomic_fetch_add latency (us)", "oshmem")
+    table("compare_swap", "lat", "long atomic_compare_swap latency (us)", "oshmem")
+    table("swap", "lat", "long atomic_swap latency (us)", "oshmem")
+    table("signal_pingpong", "lat",
+          "putmem_signal ping-pong, one-way latency (us) (no OSHMEM peer: 1.5 call)", "oshmem")
 
     print "\n== targets"
     r = rnum(lat["ishmem", "put", 8], lat["oshmem", "put", 8])
@@ -178,6 +183,10 @@ awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds
     target("barrier_all, ishmem / MPI_Barrier", r, r != "" && r <= 0.5, "<= 0.5")
     r = rnum(lat["ishmem", "malloc", 1048576], lat["oshmem", "malloc", 1048576])
     target("malloc + free 1 MiB, ishmem / oshmem", r, r != "" && r <= 1, "<= 1.0")
+    r = rnum(lat["ishmem", "fetch_add", 8], lat["oshmem", "fetch_add", 8])
+    target("atomic_fetch_add, ishmem / oshmem", r, r != "" && r <= 1, "<= 1.0")
+    r = rnum(lat["ishmem", "p_pingpong", 8], lat["oshmem", "p_pingpong", 8])
+    target("p ping-pong one way, ishmem / oshmem", r, r != "" && r <= 1, "<= 1.0")
     worst = ""
     split(substr(sizes["put"], 2), s, " ")
     for (k = 1; k in s; ++k) {
