@@ -131,8 +131,15 @@ int main(int argc, char **argv) {
         b_abort(3);
       }
 #ifdef WITH_REFERENCE
+      /* The same start as put's: a cleared destination, last written by PE 1. */
+      memset(dst, 0, size);
+      b_barrier_all();
       if (me == 0) MEASURE(REF_LAT_OP, REF_BW_OP, REF_BW_DONE, &ref_lat[k], &ref_bw[k]);
-      b_barrier_all(); /* the copies are done before PE 1 clears its buffer again */
+      b_barrier_all();
+      if (me == 1 && !b_check(dst, size)) {
+        fprintf(stderr, "%s memcpy: wrong data at %zu bytes\n", B_IMPL, size);
+        b_abort(3);
+      }
 #endif
     }
   }
