@@ -255,8 +255,8 @@ static void b_header(const bench_opts *o, const char *op, const char *what) {
   if (o->csv) {
     printf("impl,op,size_bytes,latency_us,bandwidth_MBps\n");
   } else {
-    printf("# %s %s: %s\n# 2 PEs, PE 0 -> PE 1; medians over %d repetitions\n", B_IMPL, op,
-           what, o->reps);
+    printf("# %s %s: %s\n# 2 PEs, PE 0 -> PE 1; medians over %d repetitions\n", B_IMPL, op, what,
+           o->reps);
     printf("# %10s %14s %16s\n", "size(B)", "latency(us)", "bandwidth(MB/s)");
   }
   fflush(stdout);

@@ -21,17 +21,17 @@ inline void die(const char *what, const char *detail, const char *file, int line
   fflush(stderr);
   ishmem_global_exit(1);
 }
-#define BENCH_GPU(call)                                                           \
-  do {                                                                            \
-    gpuError_t bench_rc = (call);                                                 \
-    if (bench_rc != gpuSuccess)                                                   \
-      ::gpu_bench::die(#call, gpuGetErrorString(bench_rc), __FILE__, __LINE__);   \
+#define BENCH_GPU(call)                                                         \
+  do {                                                                          \
+    gpuError_t bench_rc = (call);                                               \
+    if (bench_rc != gpuSuccess)                                                 \
+      ::gpu_bench::die(#call, gpuGetErrorString(bench_rc), __FILE__, __LINE__); \
   } while (0)
-#define BENCH_ISHMEM(call)                                                        \
-  do {                                                                            \
-    int bench_rc = (call);                                                        \
-    if (bench_rc != ISHMEM_SUCCESS)                                               \
-      ::gpu_bench::die(#call, ishmemx_last_error(), __FILE__, __LINE__);          \
+#define BENCH_ISHMEM(call)                                               \
+  do {                                                                   \
+    int bench_rc = (call);                                               \
+    if (bench_rc != ISHMEM_SUCCESS)                                      \
+      ::gpu_bench::die(#call, ishmemx_last_error(), __FILE__, __LINE__); \
   } while (0)
 // After every launch: the launch status.
 #define BENCH_LAUNCHED() BENCH_GPU(gpuGetLastError())
@@ -45,8 +45,8 @@ inline bool start(const char *name) {
   }
   std::string backend = ishmemx_backend_name();
   if (backend != "cuda" && backend != "hip") {
-    if (ishmem_my_pe() == 0) printf("# %s: skipped, backend is %s (no usable GPU)\n", name,
-                                    backend.c_str());
+    if (ishmem_my_pe() == 0)
+      printf("# %s: skipped, backend is %s (no usable GPU)\n", name, backend.c_str());
     ishmem_finalize();
     return false;
   }
@@ -63,8 +63,8 @@ inline char *peer_address(void *sym, int pe) {
   ishmemx_device_handle_t h{};
   BENCH_ISHMEM(ishmemx_get_device_handle(&h));
   int slot = pe - h.first_local_pe;  // GPU heaps are on one node, numbered contiguously
-  return static_cast<char *>(sym) + static_cast<std::ptrdiff_t>(slot - h.my_slot) *
-                                        static_cast<std::ptrdiff_t>(h.stride);
+  return static_cast<char *>(sym) +
+         static_cast<std::ptrdiff_t>(slot - h.my_slot) * static_cast<std::ptrdiff_t>(h.stride);
 }
 
 // Fills device memory with a byte pattern that has no zeros.
@@ -116,7 +116,9 @@ inline std::vector<std::size_t> bench_sizes(std::size_t max) {
   return sizes;
 }
 
-inline double gb_per_s(std::size_t bytes, double us) { return us > 0 ? bytes / us / 1e3 : 0; }
+inline double gb_per_s(std::size_t bytes, double us) {
+  return us > 0 ? bytes / us / 1e3 : 0;
+}
 
 inline bool has_flag(int argc, char **argv, const char *flag) {
   for (int i = 1; i < argc; ++i)

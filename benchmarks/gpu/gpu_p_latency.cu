@@ -13,12 +13,18 @@ namespace {
 enum Mode { kRawStore, kP, kPHandle, kRawStoreFence, kPQuiet, kPHandleQuiet };
 const char *mode_name(Mode m) {
   switch (m) {
-    case kRawStore: return "raw-store";
-    case kP: return "ishmem_p";
-    case kPHandle: return "ishmem_p(handle)";
-    case kRawStoreFence: return "raw-store+fence_system";
-    case kPQuiet: return "ishmem_p+quiet";
-    default: return "ishmem_p+quiet(handle)";
+    case kRawStore:
+      return "raw-store";
+    case kP:
+      return "ishmem_p";
+    case kPHandle:
+      return "ishmem_p(handle)";
+    case kRawStoreFence:
+      return "raw-store+fence_system";
+    case kPQuiet:
+      return "ishmem_p+quiet";
+    default:
+      return "ishmem_p+quiet(handle)";
   }
 }
 
@@ -103,9 +109,10 @@ int main(int argc, char **argv) {
 
   if (me == 0) {
     int *raw = reinterpret_cast<int *>(peer_address(sym, 1));
-    printf("# ishmem-gpu-bench-p: one thread, %d ops per kernel (%d with a fence per op), PE 0 "
-           "-> PE 1, median of 15 interleaved rounds\n",
-           ops, ops / 64);
+    printf(
+        "# ishmem-gpu-bench-p: one thread, %d ops per kernel (%d with a fence per op), PE 0 "
+        "-> PE 1, median of 15 interleaved rounds\n",
+        ops, ops / 64);
     printf("%-26s %12s %10s\n", "what", "ns/op", "vs raw");
     std::vector<double> t = time_modes(h, sym, raw, ops, 1, s, 15);
     double raw_store = t[kRawStore], p = t[kP], ph = t[kPHandle], raw_fence = t[kRawStoreFence],
@@ -123,12 +130,15 @@ int main(int argc, char **argv) {
     std::vector<int> got(1024);
     BENCH_GPU(gpuMemcpy(got.data(), raw, sizeof(int) * 1024, gpuMemcpyDeviceToHost));
     int last = ops / 64 - 1;  // the last kernel run: a fenced mode
-    if (got[last & 1023] != last) die("check", "the peer does not hold the last value", __FILE__, __LINE__);
+    if (got[last & 1023] != last)
+      die("check", "the peer does not hold the last value", __FILE__, __LINE__);
     double worst = std::max(p, ph) / raw_store;
-    printf("# summary p: ishmem_p %.2f ns/op, raw store %.2f ns/op: overhead %.1f%% (target <= 10%%: %s); "
-           "p+quiet %.1f ns/op, store+fence %.1f ns/op\n",
-           1000.0 * p / ops, 1000.0 * raw_store / ops, 100.0 * (worst - 1),
-           worst <= 1.10 ? "met" : "NOT met", 1000.0 * pq / ops, 1000.0 * raw_fence / ops);
+    printf(
+        "# summary p: ishmem_p %.2f ns/op, raw store %.2f ns/op: overhead %.1f%% (target <= 10%%: "
+        "%s); "
+        "p+quiet %.1f ns/op, store+fence %.1f ns/op\n",
+        1000.0 * p / ops, 1000.0 * raw_store / ops, 100.0 * (worst - 1),
+        worst <= 1.10 ? "met" : "NOT met", 1000.0 * pq / ops, 1000.0 * raw_fence / ops);
   }
   BENCH_ISHMEM(ishmem_barrier_all());
 
@@ -154,9 +164,10 @@ int main(int argc, char **argv) {
       if (st)
         printf("# summary pingpong: timed out at round %d of %d\n", st, iters);
       else
-        printf("# summary pingpong: ishmem_int_p one way %.2f us (%d round trips, kernels of two "
-               "processes sharing one GPU)\n",
-               1000.0 * ms / (2.0 * iters), iters);
+        printf(
+            "# summary pingpong: ishmem_int_p one way %.2f us (%d round trips, kernels of two "
+            "processes sharing one GPU)\n",
+            1000.0 * ms / (2.0 * iters), iters);
     }
     BENCH_GPU(gpuEventDestroy(a));
     BENCH_GPU(gpuEventDestroy(b));

@@ -13,7 +13,9 @@ using namespace gpu_bench;
 namespace {
 
 enum Scope { kThread, kWarp, kBlock };
-const char *scope_name(Scope s) { return s == kThread ? "thread" : s == kWarp ? "warp" : "block"; }
+const char *scope_name(Scope s) {
+  return s == kThread ? "thread" : s == kWarp ? "warp" : "block";
+}
 
 constexpr unsigned kThreads = 1024;
 #ifdef ISHMEMI_STREAMING_COPY
@@ -95,7 +97,8 @@ template <Scope S, bool GET>
 void launch_scoped(const Config &c, unsigned blocks, char *sym, char *local, std::size_t bytes,
                    std::size_t slice, std::size_t groups, int peer, gpuStream_t stream) {
   if (c.bounded)
-    rma_kernel_full<S, GET><<<blocks, c.threads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
+    rma_kernel_full<S, GET>
+        <<<blocks, c.threads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
   else
     rma_kernel<S, GET><<<blocks, c.threads, 0, stream>>>(sym, local, bytes, slice, groups, peer);
   BENCH_LAUNCHED();
@@ -147,23 +150,28 @@ int main(int argc, char **argv) {
     const unsigned full = 2 * sms;  // two 1024-thread blocks per multiprocessor
     const unsigned s3 = 3 * unsigned(sms), s6 = 6 * unsigned(sms);  // 512-thread blocks
     const std::size_t k256 = 256 << 10, m1 = 1 << 20;
-    const Config configs[] = {
-        {kBlock, 1, 1024, false, 0},      {kBlock, 16, 1024, false, 0},
-        {kBlock, unsigned(sms), 1024, false, 0}, {kBlock, full, 1024, false, 0},
-        {kBlock, 2 * full, 1024, true, 0}, {kBlock, s6, 512, false, 0},
-        {kBlock, full, 1024, true, k256},  {kBlock, s3, 512, false, k256},
-        {kBlock, s6, 512, false, k256},    {kBlock, s3, 512, false, m1},
-        {kWarp, full, 1024, true, 0},      {kWarp, full, 1024, true, 16 << 10},
-        {kThread, full, 1024, true, 0}};
-    printf("# ishmem-gpu-bench-put%s: %s, PE 0 -> PE 1 (one GPU: %s, %d SMs, warp %d)\n",
-           kVariant, op, prop.name, sms, warp);
+    const Config configs[] = {{kBlock, 1, 1024, false, 0},
+                              {kBlock, 16, 1024, false, 0},
+                              {kBlock, unsigned(sms), 1024, false, 0},
+                              {kBlock, full, 1024, false, 0},
+                              {kBlock, 2 * full, 1024, true, 0},
+                              {kBlock, s6, 512, false, 0},
+                              {kBlock, full, 1024, true, k256},
+                              {kBlock, s3, 512, false, k256},
+                              {kBlock, s6, 512, false, k256},
+                              {kBlock, s3, 512, false, m1},
+                              {kWarp, full, 1024, true, 0},
+                              {kWarp, full, 1024, true, 16 << 10},
+                              {kThread, full, 1024, true, 0}};
+    printf("# ishmem-gpu-bench-put%s: %s, PE 0 -> PE 1 (one GPU: %s, %d SMs, warp %d)\n", kVariant,
+           op, prop.name, sms, warp);
     printf("%-4s %-16s %7s %7s %12s %12s %10s\n", "op", "scope", "blocks", "threads", "bytes",
            "usec", "GB/s");
     for (std::size_t bytes : bench_sizes(max_bytes)) {
       const int batch = batch_for(bytes), runs = 7, warmup = 2;
       for (const Config &c : configs) {
         const unsigned per_warp = c.threads / warp;
-        const std::size_t per_block = c.scope == kBlock ? 1
+        const std::size_t per_block = c.scope == kBlock  ? 1
                                       : c.scope == kWarp ? per_warp
                                                          : c.threads;
         std::size_t slice, groups;
@@ -233,22 +241,25 @@ int main(int argc, char **argv) {
         if (ce.what != "copy-engine" || ce.bytes < (64u << 20)) continue;
         const Row *best = nullptr;
         for (const Row &r : rows)
-          if (r.what.rfind("block", 0) == 0 && (r.what.find("/c") != std::string::npos) == chunked &&
-              r.bytes == ce.bytes && (!best || r.us < best->us))
+          if (r.what.rfind("block", 0) == 0 &&
+              (r.what.find("/c") != std::string::npos) == chunked && r.bytes == ce.bytes &&
+              (!best || r.us < best->us))
             best = &r;
         if (!best) continue;
         double ratio = ce.us / best->us;
         worst = std::min(worst, ratio);
-        printf("# target %s%s: %zu bytes: best %s (%u blocks) %.1f GB/s, copy engine %.1f GB/s, "
-               "ratio %.3f\n",
-               op, kVariant, ce.bytes, best->what.c_str(), best->blocks,
-               gb_per_s(ce.bytes, best->us), gb_per_s(ce.bytes, ce.us), ratio);
+        printf(
+            "# target %s%s: %zu bytes: best %s (%u blocks) %.1f GB/s, copy engine %.1f GB/s, "
+            "ratio %.3f\n",
+            op, kVariant, ce.bytes, best->what.c_str(), best->blocks, gb_per_s(ce.bytes, best->us),
+            gb_per_s(ce.bytes, ce.us), ratio);
       }
       if (worst < 1e9)
-        printf("# summary %s%s: block %s (%s) / copy engine from 64 MiB up: min ratio %.3f "
-               "(target >= 0.9: %s)\n",
-               op, kVariant, op, chunked ? "chunks walked by the grid" : "one slice per block",
-               worst, worst >= 0.9 ? "met" : "NOT met");
+        printf(
+            "# summary %s%s: block %s (%s) / copy engine from 64 MiB up: min ratio %.3f "
+            "(target >= 0.9: %s)\n",
+            op, kVariant, op, chunked ? "chunks walked by the grid" : "one slice per block", worst,
+            worst >= 0.9 ? "met" : "NOT met");
     }
     BENCH_GPU(gpuStreamDestroy(stream));
   }

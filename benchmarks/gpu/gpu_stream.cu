@@ -51,8 +51,9 @@ int main(int argc, char **argv) {
       for (int i = 0; i < 10; ++i) BENCH_ISHMEM(ishmem_putmem(sym, src.data(), bytes, 1));
       auto t0 = std::chrono::steady_clock::now();
       for (int i = 0; i < n; ++i) BENCH_ISHMEM(ishmem_putmem(sym, src.data(), bytes, 1));
-      double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
-                      .count() / n;
+      double us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+          n;
       printf("%-26s %12zu %12.2f %10.2f\n", "host ishmem_putmem", bytes, us, gb_per_s(bytes, us));
     }
   }
@@ -76,9 +77,10 @@ int main(int argc, char **argv) {
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
       rounds;
   if (me == 0)
-    printf("# summary barrier: barrier_all_on_stream %.2f us, host ishmem_barrier_all %.2f us "
-           "(%d PEs)\n",
-           stream_us, host_us, ishmem_n_pes());
+    printf(
+        "# summary barrier: barrier_all_on_stream %.2f us, host ishmem_barrier_all %.2f us "
+        "(%d PEs)\n",
+        stream_us, host_us, ishmem_n_pes());
 
   BENCH_ISHMEM(ishmem_barrier_all());
   BENCH_GPU(gpuStreamDestroy(s));

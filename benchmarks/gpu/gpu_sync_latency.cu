@@ -25,8 +25,13 @@ namespace {
 
 enum AmoMode { kFetchAdd, kCompareSwap, kSwap, kFetch, kAdd, kRawFetchAdd, kRawCas, kAmoModes };
 const char *amo_name(int m) {
-  static const char *names[] = {"fetch_add", "compare_swap", "swap", "fetch", "add (no fetch)",
-                                "raw atomicAdd_system", "raw atomicCAS_system"};
+  static const char *names[] = {"fetch_add",
+                                "compare_swap",
+                                "swap",
+                                "fetch",
+                                "add (no fetch)",
+                                "raw atomicAdd_system",
+                                "raw atomicCAS_system"};
   return names[m];
 }
 
@@ -50,10 +55,12 @@ __global__ void amo_chain(unsigned long long *sym, unsigned long long *raw, int 
 template <int M>
 double amo_once(unsigned long long *sym, unsigned long long *raw, int ops, int peer,
                 unsigned long long *sink, gpuStream_t s) {
-  return time_us(s, 0, 1, 1, [&](gpuStream_t st) {
-    amo_chain<M><<<1, 1, 0, st>>>(sym, raw, ops, peer, sink);
-    BENCH_LAUNCHED();
-  }) / ops;
+  return time_us(s, 0, 1, 1,
+                 [&](gpuStream_t st) {
+                   amo_chain<M><<<1, 1, 0, st>>>(sym, raw, ops, peer, sink);
+                   BENCH_LAUNCHED();
+                 }) /
+         ops;
 }
 
 std::vector<double> time_amos(unsigned long long *sym, unsigned long long *raw, int ops, int peer,
@@ -101,15 +108,17 @@ struct PingArgs {
   char *data;                 // symmetric, 2 slots of `slot` bytes
   const char *src;            // local, `slot` bytes
   std::size_t slot;
-  std::size_t bytes;          // block mode: bytes per message
-  unsigned long long base;    // values start above this
+  std::size_t bytes;        // block mode: bytes per message
+  unsigned long long base;  // values start above this
   int iters;
-  int peer;                   // the PE whose heap the other party reads (self: this PE)
-  bool self;                  // two blocks of this kernel, or this PE and `peer`
-  int *status;                // rounds that timed out
+  int peer;     // the PE whose heap the other party reads (self: this PE)
+  bool self;    // two blocks of this kernel, or this PE and `peer`
+  int *status;  // rounds that timed out
 };
 
-__device__ bool timed_out(long long start) { return clock64() - start > 8000000000LL; }
+__device__ bool timed_out(long long start) {
+  return clock64() - start > 8000000000LL;
+}
 
 template <int M>
 __global__ void pingpong(PingArgs a) {
@@ -185,8 +194,7 @@ __global__ void pingpong_block(PingArgs a) {
 
 // Round-trip microseconds of one launch.
 template <class Kernel>
-double round_trip_us(Kernel kernel, PingArgs &a, unsigned blocks, unsigned threads,
-                     gpuStream_t s) {
+double round_trip_us(Kernel kernel, PingArgs &a, unsigned blocks, unsigned threads, gpuStream_t s) {
   double us = time_us(s, 0, 1, 1, [&](gpuStream_t st) {
     kernel<<<blocks, threads, 0, st>>>(a);
     BENCH_LAUNCHED();
@@ -256,14 +264,16 @@ int main(int argc, char **argv) {
     // Atomics on PE 1's word.
     unsigned long long *raw = reinterpret_cast<unsigned long long *>(peer_address(words, 1)) + 4;
     std::vector<double> t = time_amos(words, raw, ops, 1, sink, s, 9);
-    printf("# ishmem-gpu-bench-sync: atomics, one thread of PE 0 on PE 1's heap (same GPU), "
-           "%d dependent ops per kernel, median of 9 interleaved rounds\n", ops);
+    printf(
+        "# ishmem-gpu-bench-sync: atomics, one thread of PE 0 on PE 1's heap (same GPU), "
+        "%d dependent ops per kernel, median of 9 interleaved rounds\n",
+        ops);
     printf("%-28s %12s\n", "what", "ns/op");
     for (int m = 0; m < kAmoModes; ++m) printf("%-28s %12.1f\n", amo_name(m), 1000.0 * t[m]);
-    printf("# summary atomics: fetch_add %.3f us, compare_swap %.3f us, swap %.3f us, fetch %.3f "
-           "us, add (no fetch) %.3f us/op; raw atomicAdd_system %.3f us, atomicCAS_system %.3f us\n",
-           t[kFetchAdd], t[kCompareSwap], t[kSwap], t[kFetch], t[kAdd], t[kRawFetchAdd],
-           t[kRawCas]);
+    printf(
+        "# summary atomics: fetch_add %.3f us, compare_swap %.3f us, swap %.3f us, fetch %.3f "
+        "us, add (no fetch) %.3f us/op; raw atomicAdd_system %.3f us, atomicCAS_system %.3f us\n",
+        t[kFetchAdd], t[kCompareSwap], t[kSwap], t[kFetch], t[kAdd], t[kRawFetchAdd], t[kRawCas]);
 
     // Ping-pong between two blocks of one kernel, through this PE's heap.
     PingArgs a{flags, sigs, data, src, slot, 8, 0, iters, me, true, status};
@@ -278,29 +288,34 @@ int main(int argc, char **argv) {
       if (r > 0)
         for (int m = 0; m < kPingModes; ++m) rt[m].push_back(v[m]);
     }
-    printf("# ping-pong between two blocks of one kernel (PE 0, its own heap), %d round trips "
-           "per launch, median of 9 interleaved launches\n", iters);
+    printf(
+        "# ping-pong between two blocks of one kernel (PE 0, its own heap), %d round trips "
+        "per launch, median of 9 interleaved launches\n",
+        iters);
     printf("%-28s %14s %12s\n", "what", "round trip us", "vs raw");
     double raw_rt = median_of(rt[kRaw]), raw8_rt = median_of(rt[kRawData]);
     for (int m = 0; m < kPingModes; ++m)
       printf("%-28s %14.3f %12.3f\n", ping_name(m), median_of(rt[m]),
-             median_of(rt[m]) / (m == kRawData || m == kSignal8 || m == kRawRelease ? raw8_rt : raw_rt));
+             median_of(rt[m]) /
+                 (m == kRawData || m == kSignal8 || m == kRawRelease ? raw8_rt : raw_rt));
     double sig8_rt = median_of(rt[kSignal8]), sig0_rt = median_of(rt[kSignal0]);
     int st = 0;
     BENCH_GPU(gpuMemcpy(&st, status, sizeof st, gpuMemcpyDeviceToHost));
-    printf("# summary signal: ping-pong round trip, two blocks of one kernel: raw store+fence+spin "
-           "%.3f us, putmem_signal 0 B %.3f us; raw 8 B+fence+flag %.3f us, putmem_signal 8 B "
-           "%.3f us (ratio %.3f)%s\n",
-           raw_rt, sig0_rt, raw8_rt, sig8_rt, sig8_rt / raw8_rt,
-           st ? " (SOME ROUNDS TIMED OUT)" : "");
+    printf(
+        "# summary signal: ping-pong round trip, two blocks of one kernel: raw store+fence+spin "
+        "%.3f us, putmem_signal 0 B %.3f us; raw 8 B+fence+flag %.3f us, putmem_signal 8 B "
+        "%.3f us (ratio %.3f)%s\n",
+        raw_rt, sig0_rt, raw8_rt, sig8_rt, sig8_rt / raw8_rt, st ? " (SOME ROUNDS TIMED OUT)" : "");
     double ratio = sig0_rt / raw_rt;
-    printf("# target signal: signal ping-pong round trip %.3f us vs raw store+fence+spin %.3f us "
-           "in the same run: ratio %.3f (target <= 1.2: %s)\n",
-           sig0_rt, raw_rt, ratio, ratio <= 1.2 && !st ? "met" : "NOT met");
+    printf(
+        "# target signal: signal ping-pong round trip %.3f us vs raw store+fence+spin %.3f us "
+        "in the same run: ratio %.3f (target <= 1.2: %s)\n",
+        sig0_rt, raw_rt, ratio, ratio <= 1.2 && !st ? "met" : "NOT met");
 
     // Put-with-signal by size, block scope (1024 threads per block).
-    printf("# putmem_signal_block ping-pong by size, two blocks of 1024 threads, one way = half "
-           "a round trip\n");
+    printf(
+        "# putmem_signal_block ping-pong by size, two blocks of 1024 threads, one way = half "
+        "a round trip\n");
     printf("%-28s %12s %14s %10s\n", "what", "bytes", "one way us", "GB/s");
     for (std::size_t bytes = 8; bytes <= slot; bytes *= 8) {
       PingArgs b = a;
@@ -352,11 +367,12 @@ int main(int argc, char **argv) {
     int st = 0;
     BENCH_GPU(gpuMemcpy(&st, status, sizeof st, gpuMemcpyDeviceToHost));
     if (me == 0)
-      printf("# summary signal across PEs: ping-pong round trip between PE 0's and PE 1's kernels "
-             "(two processes time-slicing one GPU): raw %.1f us, putmem_signal 0 B %.1f us, 8 B "
-             "%.1f us, ratio %.3f (%d round trips each)%s\n",
-             cross[0], cross[1], cross[2], cross[1] / cross[0], cross_iters,
-             st ? " (SOME ROUNDS TIMED OUT)" : "");
+      printf(
+          "# summary signal across PEs: ping-pong round trip between PE 0's and PE 1's kernels "
+          "(two processes time-slicing one GPU): raw %.1f us, putmem_signal 0 B %.1f us, 8 B "
+          "%.1f us, ratio %.3f (%d round trips each)%s\n",
+          cross[0], cross[1], cross[2], cross[1] / cross[0], cross_iters,
+          st ? " (SOME ROUNDS TIMED OUT)" : "");
     BENCH_GPU(gpuEventDestroy(e0));
     BENCH_GPU(gpuEventDestroy(e1));
   }
@@ -395,12 +411,13 @@ int main(int argc, char **argv) {
   int st = 0;
   BENCH_GPU(gpuMemcpy(&st, status, sizeof st, gpuMemcpyDeviceToHost));
   if (me == 0)
-    printf("# summary barrier device: PE 0's kernel in ishmem_barrier_all %.2f us "
-           "(ishmemx_barrier_all_block %.2f us) while the other PEs use barrier_all_on_stream; "
-           "every PE in a kernel %.1f us (time-sliced); every PE on a stream %.2f us; host "
-           "ishmem_barrier_all %.2f us (%d PEs)%s\n",
-           mixed_us[0], mixed_us[1], device_us, stream_us, host_us, npes,
-           st ? " (SOME BARRIERS TIMED OUT)" : "");
+    printf(
+        "# summary barrier device: PE 0's kernel in ishmem_barrier_all %.2f us "
+        "(ishmemx_barrier_all_block %.2f us) while the other PEs use barrier_all_on_stream; "
+        "every PE in a kernel %.1f us (time-sliced); every PE on a stream %.2f us; host "
+        "ishmem_barrier_all %.2f us (%d PEs)%s\n",
+        mixed_us[0], mixed_us[1], device_us, stream_us, host_us, npes,
+        st ? " (SOME BARRIERS TIMED OUT)" : "");
 
   BENCH_ISHMEM(ishmem_barrier_all());
   BENCH_GPU(gpuStreamDestroy(s));

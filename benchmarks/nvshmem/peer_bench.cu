@@ -5,7 +5,8 @@
 // sizes, timed the same way (events after a warm-up, median of timed batches) on data that
 // is never zeros. Meant for two PEs on two GPUs (kind nvidia-h200-x2); PE 0 reports.
 //
-//   usage: mpirun -np 2 <program> [--csv FILE] [--max BYTES] [--only put,get,p,signal,stream,barrier]
+//   usage: mpirun -np 2 <program> [--csv FILE] [--max BYTES] [--only
+//   put,get,p,signal,stream,barrier]
 //
 // Benchmarks (CSV rows: impl,bench,op,what,blocks,threads,bytes,usec,gbps):
 //   put, get   device putmem/getmem by thread, warp and block scope, 8 B to 1 GiB, with the
@@ -40,18 +41,36 @@
 #define X2_HAS_SIGNAL_BLOCK 1
 #define X2_HAS_DEVICE_BARRIER 1
 namespace x2 {
-inline void global_exit(int rc) { nvshmem_global_exit(rc); }
-inline int my_pe() { return nvshmem_my_pe(); }
-inline int n_pes() { return nvshmem_n_pes(); }
-inline void *malloc_sym(size_t n) { return nvshmem_malloc(n); }
-inline void free_sym(void *p) { nvshmem_free(p); }
-inline void barrier_all() { nvshmem_barrier_all(); }
-inline void barrier_all_on_stream(cudaStream_t s) { nvshmemx_barrier_all_on_stream(s); }
+inline void global_exit(int rc) {
+  nvshmem_global_exit(rc);
+}
+inline int my_pe() {
+  return nvshmem_my_pe();
+}
+inline int n_pes() {
+  return nvshmem_n_pes();
+}
+inline void *malloc_sym(size_t n) {
+  return nvshmem_malloc(n);
+}
+inline void free_sym(void *p) {
+  nvshmem_free(p);
+}
+inline void barrier_all() {
+  nvshmem_barrier_all();
+}
+inline void barrier_all_on_stream(cudaStream_t s) {
+  nvshmemx_barrier_all_on_stream(s);
+}
 inline void putmem_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
   nvshmemx_putmem_on_stream(d, s, n, pe, st);
 }
-inline char *peer_address(void *sym, int pe) { return static_cast<char *>(nvshmem_ptr(sym, pe)); }
-inline const char *last_error() { return "see NVSHMEM's messages above"; }
+inline char *peer_address(void *sym, int pe) {
+  return static_cast<char *>(nvshmem_ptr(sym, pe));
+}
+inline const char *last_error() {
+  return "see NVSHMEM's messages above";
+}
 bool start(int &argc, char **&argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
@@ -128,19 +147,33 @@ inline void finish() {
 #define X2_HAS_DEVICE_BARRIER 1
 #endif
 namespace x2 {
-inline void global_exit(int rc) { ishmem_global_exit(rc); }
-inline int my_pe() { return ishmem_my_pe(); }
-inline int n_pes() { return ishmem_n_pes(); }
-inline void *malloc_sym(size_t n) { return ishmem_malloc(n); }
-inline void free_sym(void *p) { ishmem_free(p); }
-inline const char *last_error() { return ishmemx_last_error(); }
+inline void global_exit(int rc) {
+  ishmem_global_exit(rc);
+}
+inline int my_pe() {
+  return ishmem_my_pe();
+}
+inline int n_pes() {
+  return ishmem_n_pes();
+}
+inline void *malloc_sym(size_t n) {
+  return ishmem_malloc(n);
+}
+inline void free_sym(void *p) {
+  ishmem_free(p);
+}
+inline const char *last_error() {
+  return ishmemx_last_error();
+}
 void check(int rc, const char *what) {
   if (rc != ISHMEM_SUCCESS) {
     fprintf(stderr, "[pe %d] %s: %s\n", ishmem_my_pe(), what, ishmemx_last_error());
     ishmem_global_exit(1);
   }
 }
-inline void barrier_all() { check(ishmem_barrier_all(), "ishmem_barrier_all"); }
+inline void barrier_all() {
+  check(ishmem_barrier_all(), "ishmem_barrier_all");
+}
 inline void barrier_all_on_stream(cudaStream_t s) {
   check(ishmemx_barrier_all_on_stream(s), "ishmemx_barrier_all_on_stream");
 }
@@ -172,7 +205,9 @@ bool start(int &, char **&) {
            backend.c_str());
   return true;
 }
-inline void finish() { check(ishmem_finalize(), "ishmem_finalize"); }
+inline void finish() {
+  check(ishmem_finalize(), "ishmem_finalize");
+}
 }  // namespace x2
 #define X2_PUT_THREAD(d, s, n, pe) ishmem_putmem(d, s, n, pe)
 #define X2_PUT_WARP(d, s, n, pe) ishmemx_putmem_warp(d, s, n, pe)
@@ -198,9 +233,9 @@ void die(const char *what, const char *detail, const char *file, int line) {
   fflush(stderr);
   global_exit(1);
 }
-#define X2_CUDA(call)                                                                  \
-  do {                                                                                 \
-    cudaError_t x2_rc = (call);                                                        \
+#define X2_CUDA(call)                                                                          \
+  do {                                                                                         \
+    cudaError_t x2_rc = (call);                                                                \
     if (x2_rc != cudaSuccess) ::x2::die(#call, cudaGetErrorString(x2_rc), __FILE__, __LINE__); \
   } while (0)
 #define X2_LAUNCHED() X2_CUDA(cudaGetLastError())
@@ -285,7 +320,9 @@ using namespace x2;
 namespace {
 
 enum Scope { kThread, kWarp, kBlock };
-const char *scope_name(Scope s) { return s == kThread ? "thread" : s == kWarp ? "warp" : "block"; }
+const char *scope_name(Scope s) {
+  return s == kThread ? "thread" : s == kWarp ? "warp" : "block";
+}
 constexpr unsigned kThreads = 1024;
 
 template <Scope S, bool GET>
@@ -301,14 +338,20 @@ __device__ __forceinline__ void rma_body(char *sym, char *local, size_t bytes, s
     size_t off = g * slice;
     size_t n = bytes - off < slice ? bytes - off : slice;
     if (S == kThread) {
-      if (GET) X2_GET_THREAD(local + off, sym + off, n, peer);
-      else X2_PUT_THREAD(sym + off, local + off, n, peer);
+      if (GET)
+        X2_GET_THREAD(local + off, sym + off, n, peer);
+      else
+        X2_PUT_THREAD(sym + off, local + off, n, peer);
     } else if (S == kWarp) {
-      if (GET) X2_GET_WARP(local + off, sym + off, n, peer);
-      else X2_PUT_WARP(sym + off, local + off, n, peer);
+      if (GET)
+        X2_GET_WARP(local + off, sym + off, n, peer);
+      else
+        X2_PUT_WARP(sym + off, local + off, n, peer);
     } else {
-      if (GET) X2_GET_BLOCK(local + off, sym + off, n, peer);
-      else X2_PUT_BLOCK(sym + off, local + off, n, peer);
+      if (GET)
+        X2_GET_BLOCK(local + off, sym + off, n, peer);
+      else
+        X2_PUT_BLOCK(sym + off, local + off, n, peer);
     }
   }
 }
@@ -354,9 +397,12 @@ template <bool GET>
 void launch_rma(const Config &c, unsigned blocks, char *sym, char *local, size_t bytes,
                 size_t slice, size_t groups, int peer, cudaStream_t st) {
   switch (c.scope) {
-    case kThread: return launch_scoped<kThread, GET>(c, blocks, sym, local, bytes, slice, groups, peer, st);
-    case kWarp: return launch_scoped<kWarp, GET>(c, blocks, sym, local, bytes, slice, groups, peer, st);
-    case kBlock: return launch_scoped<kBlock, GET>(c, blocks, sym, local, bytes, slice, groups, peer, st);
+    case kThread:
+      return launch_scoped<kThread, GET>(c, blocks, sym, local, bytes, slice, groups, peer, st);
+    case kWarp:
+      return launch_scoped<kWarp, GET>(c, blocks, sym, local, bytes, slice, groups, peer, st);
+    case kBlock:
+      return launch_scoped<kBlock, GET>(c, blocks, sym, local, bytes, slice, groups, peer, st);
   }
 }
 
@@ -384,17 +430,23 @@ void bench_rma(bool get, size_t max_bytes) {
     const unsigned s3 = 3 * unsigned(sms), s6 = 6 * unsigned(sms);
     const size_t k256 = 256 << 10, m1 = 1 << 20;
     // The configurations of ishmem-gpu-bench-put, in its order.
-    const Config configs[] = {
-        {kBlock, 1, 1024, false, 0},       {kBlock, 16, 1024, false, 0},
-        {kBlock, unsigned(sms), 1024, false, 0}, {kBlock, full, 1024, false, 0},
-        {kBlock, 2 * full, 1024, true, 0}, {kBlock, s6, 512, false, 0},
-        {kBlock, full, 1024, true, k256},  {kBlock, s3, 512, false, k256},
-        {kBlock, s6, 512, false, k256},    {kBlock, s3, 512, false, m1},
-        {kWarp, full, 1024, true, 0},      {kWarp, full, 1024, true, 16 << 10},
-        {kThread, full, 1024, true, 0}};
-    printf("# %s %s bandwidth, PE 0 -> PE 1 (%s, %d SMs, warp %d, GPU %d); columns: impl bench "
-           "op what blocks threads bytes usec GB/s\n",
-           X2_IMPL, op, prop.name, sms, warp, device);
+    const Config configs[] = {{kBlock, 1, 1024, false, 0},
+                              {kBlock, 16, 1024, false, 0},
+                              {kBlock, unsigned(sms), 1024, false, 0},
+                              {kBlock, full, 1024, false, 0},
+                              {kBlock, 2 * full, 1024, true, 0},
+                              {kBlock, s6, 512, false, 0},
+                              {kBlock, full, 1024, true, k256},
+                              {kBlock, s3, 512, false, k256},
+                              {kBlock, s6, 512, false, k256},
+                              {kBlock, s3, 512, false, m1},
+                              {kWarp, full, 1024, true, 0},
+                              {kWarp, full, 1024, true, 16 << 10},
+                              {kThread, full, 1024, true, 0}};
+    printf(
+        "# %s %s bandwidth, PE 0 -> PE 1 (%s, %d SMs, warp %d, GPU %d); columns: impl bench "
+        "op what blocks threads bytes usec GB/s\n",
+        X2_IMPL, op, prop.name, sms, warp, device);
     for (size_t bytes : bench_sizes(max_bytes)) {
       const int batch = batch_for(bytes), runs = 7, warmup = 2;
       for (const Config &c : configs) {
@@ -415,8 +467,10 @@ void bench_rma(bool get, size_t max_bytes) {
           blocks = static_cast<unsigned>((groups + per_block - 1) / per_block);
         }
         double us = time_us(stream, warmup, runs, batch, [&](cudaStream_t s) {
-          if (get) launch_rma<true>(c, blocks, sym, local, bytes, slice, groups, peer, s);
-          else launch_rma<false>(c, blocks, sym, local, bytes, slice, groups, peer, s);
+          if (get)
+            launch_rma<true>(c, blocks, sym, local, bytes, slice, groups, peer, s);
+          else
+            launch_rma<false>(c, blocks, sym, local, bytes, slice, groups, peer, s);
         });
         std::string what = std::string(scope_name(c.scope)) +
                            (c.chunk ? "/c" + std::to_string(c.chunk >> 10) + "K" : "") +
@@ -429,11 +483,13 @@ void bench_rma(bool get, size_t max_bytes) {
                     : cudaMemcpyAsync(remote, local, bytes, cudaMemcpyDeviceToDevice, s));
       });
       row(op, op, "copy-engine", 0, 0, bytes, ce);
-      unsigned sb = static_cast<unsigned>(
-          std::min<size_t>(full, std::max<size_t>(1, bytes / 16 / kThreads)));
+      unsigned sb =
+          static_cast<unsigned>(std::min<size_t>(full, std::max<size_t>(1, bytes / 16 / kThreads)));
       double st = time_us(stream, warmup, runs, batch, [&](cudaStream_t s) {
-        if (get) store16<<<sb, kThreads, 0, s>>>(local, remote, bytes);
-        else store16<<<sb, kThreads, 0, s>>>(remote, local, bytes);
+        if (get)
+          store16<<<sb, kThreads, 0, s>>>(local, remote, bytes);
+        else
+          store16<<<sb, kThreads, 0, s>>>(remote, local, bytes);
         X2_LAUNCHED();
       });
       row(op, op, "store16", sb, kThreads, bytes, st);
@@ -473,8 +529,8 @@ __device__ __forceinline__ unsigned long long global_ns() {
 // The starter sends base+i and waits for it back; the other waits and answers. Gives up
 // after `timeout` clocks per wait (counted in status[0]); status[1] gets the nanoseconds from
 // the end of the first round trip to the last (in-kernel, free of launch skew).
-__global__ void pingpong(int *flag, int base, int iters, int peer, bool starter,
-                         long long timeout, unsigned long long *status) {
+__global__ void pingpong(int *flag, int base, int iters, int peer, bool starter, long long timeout,
+                         unsigned long long *status) {
   volatile int *mine = flag;
   unsigned long long t1 = 0;
   for (int i = 1; i <= iters; ++i) {
@@ -529,10 +585,11 @@ void bench_p() {
     row("p", "p", "int_p+quiet", 1, 1, sizeof(int), median(quiet));
     std::vector<int> got(1024);
     X2_CUDA(cudaStreamSynchronize(s));
-    X2_CUDA(cudaMemcpy(got.data(), peer_address(sym, 1), sizeof(int) * 1024,
-                       cudaMemcpyDeviceToHost));
+    X2_CUDA(
+        cudaMemcpy(got.data(), peer_address(sym, 1), sizeof(int) * 1024, cudaMemcpyDeviceToHost));
     const int last = ops / 64 - 1;
-    if (got[last & 1023] != last) die("check", "the peer does not hold the last p", __FILE__, __LINE__);
+    if (got[last & 1023] != last)
+      die("check", "the peer does not hold the last p", __FILE__, __LINE__);
   }
   barrier_all();
 
@@ -589,19 +646,23 @@ __global__ void sig_pingpong(char *data, const char *src, size_t bytes, uint64_t
     const uint64_t v = base + i;
     if (starter) {
 #if defined(X2_HAS_SIGNAL_BLOCK)
-      if (BLOCK) X2_PUT_SIGNAL_NBI_BLOCK(data, src, bytes, sig, v, peer);
+      if (BLOCK)
+        X2_PUT_SIGNAL_NBI_BLOCK(data, src, bytes, sig, v, peer);
       else
 #endif
-        if (threadIdx.x == 0) X2_PUT_SIGNAL_NBI(data, src, bytes, sig, v, peer);
+          if (threadIdx.x == 0)
+        X2_PUT_SIGNAL_NBI(data, src, bytes, sig, v, peer);
     }
     if (threadIdx.x == 0) X2_SIGNAL_WAIT_GE(sig, v);
     __syncthreads();
     if (!starter) {
 #if defined(X2_HAS_SIGNAL_BLOCK)
-      if (BLOCK) X2_PUT_SIGNAL_NBI_BLOCK(data, src, bytes, sig, v, peer);
+      if (BLOCK)
+        X2_PUT_SIGNAL_NBI_BLOCK(data, src, bytes, sig, v, peer);
       else
 #endif
-        if (threadIdx.x == 0) X2_PUT_SIGNAL_NBI(data, src, bytes, sig, v, peer);
+          if (threadIdx.x == 0)
+        X2_PUT_SIGNAL_NBI(data, src, bytes, sig, v, peer);
     }
     if (i == 1 && threadIdx.x == 0) t1 = global_ns();
   }
@@ -645,8 +706,8 @@ void bench_signal() {
         X2_CUDA(cudaEventCreate(&b));
         X2_CUDA(cudaEventRecord(a, s));
         if (blockscope)
-          sig_pingpong<true><<<1, kThreads, 0, s>>>(data, src, bytes, sig, base, iters, peer,
-                                                    me == 0, t);
+          sig_pingpong<true>
+              <<<1, kThreads, 0, s>>>(data, src, bytes, sig, base, iters, peer, me == 0, t);
         else
           sig_pingpong<false><<<1, 1, 0, s>>>(data, src, bytes, sig, base, iters, peer, me == 0, t);
         X2_LAUNCHED();
@@ -665,12 +726,14 @@ void bench_signal() {
       }
       // The data arrived with its signal: the bytes at this PE are the peer's pattern.
       std::vector<char> got(std::min<size_t>(bytes, 4096));
-      X2_CUDA(cudaMemcpy(got.data(), data + bytes - got.size(), got.size(), cudaMemcpyDeviceToHost));
+      X2_CUDA(
+          cudaMemcpy(got.data(), data + bytes - got.size(), got.size(), cudaMemcpyDeviceToHost));
       if (std::count(got.begin(), got.end(), 0) != 0)
         die("check", "signal ping-pong data did not arrive", __FILE__, __LINE__);
       if (me == 0) {
         const unsigned th = blockscope ? kThreads : 1;
-        const std::string w = std::string(blockscope ? "putmem_signal_nbi_block" : "putmem_signal_nbi");
+        const std::string w =
+            std::string(blockscope ? "putmem_signal_nbi_block" : "putmem_signal_nbi");
         row("signal", "pingpong", w + "/one-way/events", 1, th, bytes, median(ev));
         row("signal", "pingpong", w + "/one-way/in-kernel", 1, th, bytes, median(kern));
       }
@@ -701,9 +764,8 @@ void bench_stream(size_t max_bytes) {
     char *remote = peer_address(sym, 1);
     for (size_t bytes : bench_sizes(max_bytes)) {
       const int batch = batch_for(bytes);
-      double put = time_us(s, 2, 7, batch, [&](cudaStream_t st) {
-        putmem_on_stream(sym, local, bytes, 1, st);
-      });
+      double put = time_us(s, 2, 7, batch,
+                           [&](cudaStream_t st) { putmem_on_stream(sym, local, bytes, 1, st); });
       double ce = time_us(s, 2, 7, batch, [&](cudaStream_t st) {
         X2_CUDA(cudaMemcpyAsync(remote, local, bytes, cudaMemcpyDeviceToDevice, st));
       });

@@ -19,8 +19,8 @@ int main() {
     char bus[32] = {0};
     cudaGetDeviceProperties(&p, d);
     cudaDeviceGetPCIBusId(bus, sizeof bus, d);
-    printf("peer-check: GPU %d: %s, %s, %d SMs, %.1f GiB\n", d, p.name, bus,
-           p.multiProcessorCount, p.totalGlobalMem / double(1 << 30));
+    printf("peer-check: GPU %d: %s, %s, %d SMs, %.1f GiB\n", d, p.name, bus, p.multiProcessorCount,
+           p.totalGlobalMem / double(1 << 30));
   }
   if (count < 2) {
     printf("peer-check: fewer than 2 GPUs\nPEER ACCESS NOT ENABLED\n");
@@ -35,9 +35,10 @@ int main() {
       cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, a, b);
       cudaDeviceGetP2PAttribute(&access, cudaDevP2PAttrAccessSupported, a, b);
       cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, a, b);
-      printf("peer-check: GPU %d -> GPU %d: can access peer %d, access supported %d, native "
-             "atomics %d, performance rank %d\n",
-             a, b, can, access, atomics, rank);
+      printf(
+          "peer-check: GPU %d -> GPU %d: can access peer %d, access supported %d, native "
+          "atomics %d, performance rank %d\n",
+          a, b, can, access, atomics, rank);
       if (!can) ++bad;
     }
   // Enable it one way and copy through it, so that "can" is also "does".
@@ -56,7 +57,8 @@ int main() {
       cudaEventRecord(e0);
       for (int i = 0; i < 10; ++i) cudaMemcpyPeerAsync(y, 1, x, 0, n);
       cudaEventRecord(e1);
-      ok = cudaEventSynchronize(e1) == cudaSuccess && cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
+      ok = cudaEventSynchronize(e1) == cudaSuccess &&
+           cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess;
     }
     if (ok)
       printf("peer-check: cudaMemcpyPeerAsync GPU 0 -> GPU 1, 64 MiB: %.1f GB/s\n",

@@ -91,7 +91,9 @@ typedef ishmemx_device_handle_t Handle;
 #ifdef ISHMEMI_GPU
 /* ---- Device implementation --------------------------------------------------------------- */
 
-ISHMEMI_FN unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+ISHMEMI_FN unsigned block_threads() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
 ISHMEMI_FN unsigned thread_in_block() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
@@ -225,8 +227,12 @@ ISHMEMI_FN void *ptr(const Handle &h, const void *dest, int pe) {
   if (pe < 0 || pe >= h.n_pes || off >= h.stride) return 0;
   return peer(h, dest, pe);
 }
-ISHMEMI_FN int my_pe(const Handle &h) { return h.my_pe; }
-ISHMEMI_FN int n_pes(const Handle &h) { return h.n_pes; }
+ISHMEMI_FN int my_pe(const Handle &h) {
+  return h.my_pe;
+}
+ISHMEMI_FN int n_pes(const Handle &h) {
+  return h.n_pes;
+}
 
 #else
 /* ---- Plain C++: the same calls through the host API ---------------------------------------- */
@@ -253,11 +259,21 @@ inline T g(const Handle &, const T *src, int pe) {
   ishmem_getmem(&value, src, sizeof value, pe);
   return value;
 }
-inline int quiet(const Handle &) { return ishmem_quiet(); }
-inline int fence(const Handle &) { return ishmem_fence(); }
-inline void *ptr(const Handle &, const void *dest, int pe) { return ishmem_ptr(dest, pe); }
-inline int my_pe(const Handle &) { return ishmem_my_pe(); }
-inline int n_pes(const Handle &) { return ishmem_n_pes(); }
+inline int quiet(const Handle &) {
+  return ishmem_quiet();
+}
+inline int fence(const Handle &) {
+  return ishmem_fence();
+}
+inline void *ptr(const Handle &, const void *dest, int pe) {
+  return ishmem_ptr(dest, pe);
+}
+inline int my_pe(const Handle &) {
+  return ishmem_my_pe();
+}
+inline int n_pes(const Handle &) {
+  return ishmem_n_pes();
+}
 inline const Handle &host_state() {
   static const Handle none = {};
   return none;
@@ -275,67 +291,79 @@ inline const Handle &host_state() {
 #define ISHMEMI_PP_IF_0(yes, no) no
 #define ISHMEMI_PP_IF_1(yes, no) yes
 #define ISHMEMI_PP_IGNORE(T, N)
-#define ISHMEMI_DEVICE_TYPE(GEN, T, N)                                                    \
-  ISHMEMI_PP_CAT(ISHMEMI_PP_IF_, ISHMEMI_PP_PROBE(ISHMEMI_HOST_ONLY_TYPE_##N))(ISHMEMI_PP_IGNORE, \
-                                                                              GEN)(T, N)
+#define ISHMEMI_DEVICE_TYPE(GEN, T, N)                                         \
+  ISHMEMI_PP_CAT(ISHMEMI_PP_IF_, ISHMEMI_PP_PROBE(ISHMEMI_HOST_ONLY_TYPE_##N)) \
+  (ISHMEMI_PP_IGNORE, GEN)(T, N)
 
 /* Generates one family of calls: PREFIX is the storage (device or inline, extern "C" or
  * not), H0/H1 the handle parameter and the handle expression passed on. */
-#define ISHMEMI_GEN_CORE(PREFIX, H0, H1)                                                    \
-  PREFIX int ishmem_putmem(H0() void *dest, const void *source, size_t nbytes, int pe) {       \
-    return ::ishmemi::put<::ishmemi::Thread, false>(H1, dest, source, nbytes, pe);          \
-  }                                                                                         \
-  PREFIX int ishmem_getmem(H0() void *dest, const void *source, size_t nbytes, int pe) {       \
-    return ::ishmemi::get<::ishmemi::Thread, false>(H1, dest, source, nbytes, pe);          \
-  }                                                                                         \
-  PREFIX int ishmem_putmem_nbi(H0() void *dest, const void *source, size_t nbytes, int pe) {   \
-    return ::ishmemi::put<::ishmemi::Thread, true>(H1, dest, source, nbytes, pe);           \
-  }                                                                                         \
-  PREFIX int ishmem_getmem_nbi(H0() void *dest, const void *source, size_t nbytes, int pe) {   \
-    return ::ishmemi::get<::ishmemi::Thread, true>(H1, dest, source, nbytes, pe);           \
-  }                                                                                         \
-  PREFIX int ishmem_quiet(H0##_ONLY()) { return ::ishmemi::quiet(H1); }                       \
-  PREFIX int ishmem_fence(H0##_ONLY()) { return ::ishmemi::fence(H1); }                       \
-  PREFIX void *ishmem_ptr(H0() const void *dest, int pe) { return ::ishmemi::ptr(H1, dest, pe); } \
-  PREFIX int ishmem_my_pe(H0##_ONLY()) { return ::ishmemi::my_pe(H1); }                       \
-  PREFIX int ishmem_n_pes(H0##_ONLY()) { return ::ishmemi::n_pes(H1); }
+#define ISHMEMI_GEN_CORE(PREFIX, H0, H1)                                                     \
+  PREFIX int ishmem_putmem(H0() void *dest, const void *source, size_t nbytes, int pe) {     \
+    return ::ishmemi::put<::ishmemi::Thread, false>(H1, dest, source, nbytes, pe);           \
+  }                                                                                          \
+  PREFIX int ishmem_getmem(H0() void *dest, const void *source, size_t nbytes, int pe) {     \
+    return ::ishmemi::get<::ishmemi::Thread, false>(H1, dest, source, nbytes, pe);           \
+  }                                                                                          \
+  PREFIX int ishmem_putmem_nbi(H0() void *dest, const void *source, size_t nbytes, int pe) { \
+    return ::ishmemi::put<::ishmemi::Thread, true>(H1, dest, source, nbytes, pe);            \
+  }                                                                                          \
+  PREFIX int ishmem_getmem_nbi(H0() void *dest, const void *source, size_t nbytes, int pe) { \
+    return ::ishmemi::get<::ishmemi::Thread, true>(H1, dest, source, nbytes, pe);            \
+  }                                                                                          \
+  PREFIX int ishmem_quiet(H0##_ONLY()) {                                                     \
+    return ::ishmemi::quiet(H1);                                                             \
+  }                                                                                          \
+  PREFIX int ishmem_fence(H0##_ONLY()) {                                                     \
+    return ::ishmemi::fence(H1);                                                             \
+  }                                                                                          \
+  PREFIX void *ishmem_ptr(H0() const void *dest, int pe) {                                   \
+    return ::ishmemi::ptr(H1, dest, pe);                                                     \
+  }                                                                                          \
+  PREFIX int ishmem_my_pe(H0##_ONLY()) {                                                     \
+    return ::ishmemi::my_pe(H1);                                                             \
+  }                                                                                          \
+  PREFIX int ishmem_n_pes(H0##_ONLY()) {                                                     \
+    return ::ishmemi::n_pes(H1);                                                             \
+  }
 
-#define ISHMEMI_GEN_TYPED(PREFIX, H0, H1, T, N)                                                 \
-  PREFIX int ishmem_##N##_put(H0() T *dest, const T *source, size_t nelems, int pe) {              \
-    return ::ishmemi::put<::ishmemi::Thread, false>(H1, dest, source, nelems * sizeof(T), pe);  \
-  }                                                                                             \
-  PREFIX int ishmem_##N##_get(H0() T *dest, const T *source, size_t nelems, int pe) {              \
-    return ::ishmemi::get<::ishmemi::Thread, false>(H1, dest, source, nelems * sizeof(T), pe);  \
-  }                                                                                             \
-  PREFIX int ishmem_##N##_put_nbi(H0() T *dest, const T *source, size_t nelems, int pe) {          \
-    return ::ishmemi::put<::ishmemi::Thread, true>(H1, dest, source, nelems * sizeof(T), pe);   \
-  }                                                                                             \
-  PREFIX int ishmem_##N##_get_nbi(H0() T *dest, const T *source, size_t nelems, int pe) {          \
-    return ::ishmemi::get<::ishmemi::Thread, true>(H1, dest, source, nelems * sizeof(T), pe);   \
-  }                                                                                             \
-  PREFIX int ishmem_##N##_p(H0() T *dest, T value, int pe) {                                       \
-    return ::ishmemi::p<T>(H1, dest, value, pe);                                                \
-  }                                                                                             \
-  PREFIX T ishmem_##N##_g(H0() const T *source, int pe) { return ::ishmemi::g<T>(H1, source, pe); }
+#define ISHMEMI_GEN_TYPED(PREFIX, H0, H1, T, N)                                                \
+  PREFIX int ishmem_##N##_put(H0() T *dest, const T *source, size_t nelems, int pe) {          \
+    return ::ishmemi::put<::ishmemi::Thread, false>(H1, dest, source, nelems * sizeof(T), pe); \
+  }                                                                                            \
+  PREFIX int ishmem_##N##_get(H0() T *dest, const T *source, size_t nelems, int pe) {          \
+    return ::ishmemi::get<::ishmemi::Thread, false>(H1, dest, source, nelems * sizeof(T), pe); \
+  }                                                                                            \
+  PREFIX int ishmem_##N##_put_nbi(H0() T *dest, const T *source, size_t nelems, int pe) {      \
+    return ::ishmemi::put<::ishmemi::Thread, true>(H1, dest, source, nelems * sizeof(T), pe);  \
+  }                                                                                            \
+  PREFIX int ishmem_##N##_get_nbi(H0() T *dest, const T *source, size_t nelems, int pe) {      \
+    return ::ishmemi::get<::ishmemi::Thread, true>(H1, dest, source, nelems * sizeof(T), pe);  \
+  }                                                                                            \
+  PREFIX int ishmem_##N##_p(H0() T *dest, T value, int pe) {                                   \
+    return ::ishmemi::p<T>(H1, dest, value, pe);                                               \
+  }                                                                                            \
+  PREFIX T ishmem_##N##_g(H0() const T *source, int pe) {                                      \
+    return ::ishmemi::g<T>(H1, source, pe);                                                    \
+  }
 
 /* Group forms: NAME is warp or block, G the group. */
-#define ISHMEMI_GEN_GROUP(PREFIX, H0, H1, NAME, G)                                            \
+#define ISHMEMI_GEN_GROUP(PREFIX, H0, H1, NAME, G)                                               \
   PREFIX int ishmemx_putmem_##NAME(H0() void *dest, const void *source, size_t nbytes, int pe) { \
-    return ::ishmemi::put<G, false>(H1, dest, source, nbytes, pe);                            \
-  }                                                                                           \
+    return ::ishmemi::put<G, false>(H1, dest, source, nbytes, pe);                               \
+  }                                                                                              \
   PREFIX int ishmemx_getmem_##NAME(H0() void *dest, const void *source, size_t nbytes, int pe) { \
-    return ::ishmemi::get<G, false>(H1, dest, source, nbytes, pe);                            \
-  }                                                                                           \
-  PREFIX int ishmemx_putmem_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes,      \
-                                       int pe) {                                              \
-    return ::ishmemi::put<G, true>(H1, dest, source, nbytes, pe);                             \
-  }                                                                                           \
-  PREFIX int ishmemx_getmem_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes,      \
-                                       int pe) {                                              \
-    return ::ishmemi::get<G, true>(H1, dest, source, nbytes, pe);                             \
+    return ::ishmemi::get<G, false>(H1, dest, source, nbytes, pe);                               \
+  }                                                                                              \
+  PREFIX int ishmemx_putmem_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes,       \
+                                       int pe) {                                                 \
+    return ::ishmemi::put<G, true>(H1, dest, source, nbytes, pe);                                \
+  }                                                                                              \
+  PREFIX int ishmemx_getmem_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes,       \
+                                       int pe) {                                                 \
+    return ::ishmemi::get<G, true>(H1, dest, source, nbytes, pe);                                \
   }
-#define ISHMEMI_GEN_GROUPS(PREFIX, H0, H1)                   \
-  ISHMEMI_GEN_GROUP(PREFIX, H0, H1, warp, ::ishmemi::Warp)   \
+#define ISHMEMI_GEN_GROUPS(PREFIX, H0, H1)                 \
+  ISHMEMI_GEN_GROUP(PREFIX, H0, H1, warp, ::ishmemi::Warp) \
   ISHMEMI_GEN_GROUP(PREFIX, H0, H1, block, ::ishmemi::Block)
 
 /* Handle parameter spellings, function-like so that they pass through the generators

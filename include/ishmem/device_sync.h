@@ -147,14 +147,14 @@ ISHMEMI_FN void nap(unsigned) {
 #define ISHMEMI_PTX_SCOPED 1
 #endif
 #if ISHMEMI_PTX_SCOPED
-#define ISHMEMI_LD(SEM, BITS, C, U)                                                     \
-  ISHMEMI_FN U ld_##SEM(const U *p) {                                                 \
-    U v;                                                                              \
+#define ISHMEMI_LD(SEM, BITS, C, U)                                                             \
+  ISHMEMI_FN U ld_##SEM(const U *p) {                                                           \
+    U v;                                                                                        \
     asm volatile("ld." #SEM ".sys.global.u" #BITS " %0, [%1];" : "=" C(v) : "l"(p) : "memory"); \
-    return v;                                                                         \
+    return v;                                                                                   \
   }
-#define ISHMEMI_ST(SEM, BITS, C, U)                                                   \
-  ISHMEMI_FN void st_##SEM(U *p, U v) {                                               \
+#define ISHMEMI_ST(SEM, BITS, C, U)                                                        \
+  ISHMEMI_FN void st_##SEM(U *p, U v) {                                                    \
     asm volatile("st." #SEM ".sys.global.u" #BITS " [%0], %1;" ::"l"(p), C(v) : "memory"); \
   }
 ISHMEMI_LD(acquire, 32, "r", unsigned int)
@@ -234,7 +234,9 @@ ISHMEMI_FN void nap(unsigned round) {
 /* Polls between sleeps: the first ones spin, so that a reply already on its way is seen at
  * once; then each poll follows a nap, which leaves the issue slots and the memory system to
  * the blocks being waited for. */
-ISHMEMI_FN long long clock_now() { return clock64(); }
+ISHMEMI_FN long long clock_now() {
+  return clock64();
+}
 struct Waiter {
   static const unsigned kSpinPolls = 64;
   unsigned polls = 0;
@@ -252,7 +254,8 @@ struct Waiter {
   }
 };
 
-/* ---- Atomics ---------------------------------------------------------------------------------- */
+/* ---- Atomics ----------------------------------------------------------------------------------
+ */
 
 template <class T>
 ISHMEMI_FN word_t<T> *peer_word(const Handle &h, const T *sym, int pe) {
@@ -400,17 +403,24 @@ ISHMEMI_FN uint64_t signal_fetch(const Handle &, const uint64_t *sig_addr) {
   return ld_acquire((const unsigned long long *)sig_addr);
 }
 
-/* ---- Point-to-point synchronization ------------------------------------------------------------ */
+/* ---- Point-to-point synchronization ------------------------------------------------------------
+ */
 
 template <class T>
 ISHMEMI_FN bool holds(T value, int cmp, T target) {
   switch (cmp) {
-    case ISHMEM_CMP_EQ: return value == target;
-    case ISHMEM_CMP_NE: return value != target;
-    case ISHMEM_CMP_GT: return value > target;
-    case ISHMEM_CMP_GE: return value >= target;
-    case ISHMEM_CMP_LT: return value < target;
-    case ISHMEM_CMP_LE: return value <= target;
+    case ISHMEM_CMP_EQ:
+      return value == target;
+    case ISHMEM_CMP_NE:
+      return value != target;
+    case ISHMEM_CMP_GT:
+      return value > target;
+    case ISHMEM_CMP_GE:
+      return value >= target;
+    case ISHMEM_CMP_LT:
+      return value < target;
+    case ISHMEM_CMP_LE:
+      return value <= target;
   }
   return false;
 }
@@ -477,8 +487,7 @@ ISHMEMI_FN bool any_included(size_t n, const int *status) {
   return false;
 }
 template <class T, class Targets>
-ISHMEMI_FN size_t wait_any(const T *ivars, size_t n, const int *status, int cmp,
-                           const Targets &t) {
+ISHMEMI_FN size_t wait_any(const T *ivars, size_t n, const int *status, int cmp, const Targets &t) {
   size_t first = SIZE_MAX;
   if (!any_included(n, status)) return SIZE_MAX;
   Waiter wait;
@@ -523,8 +532,8 @@ ISHMEMI_FN size_t wait_until_some(const Handle &, T *ivars, size_t n, size_t *in
   return wait_some(ivars, n, indices, status, cmp, OneTarget<T>{value});
 }
 template <class T>
-ISHMEMI_FN int wait_until_all_vector(const Handle &, T *ivars, size_t n, const int *status,
-                                     int cmp, const T *values) {
+ISHMEMI_FN int wait_until_all_vector(const Handle &, T *ivars, size_t n, const int *status, int cmp,
+                                     const T *values) {
   return wait_all(ivars, n, status, cmp, EachTarget<T>{values});
 }
 template <class T>
@@ -554,8 +563,8 @@ ISHMEMI_FN size_t test_any(const Handle &, T *ivars, size_t n, const int *status
   return first;
 }
 template <class T>
-ISHMEMI_FN size_t test_some(const Handle &, T *ivars, size_t n, size_t *indices,
-                            const int *status, int cmp, T value) {
+ISHMEMI_FN size_t test_some(const Handle &, T *ivars, size_t n, size_t *indices, const int *status,
+                            int cmp, T value) {
   size_t first;
   return scan(ivars, n, status, cmp, OneTarget<T>{value}, indices, false, &first);
 }
@@ -578,11 +587,12 @@ ISHMEMI_FN size_t test_some_vector(const Handle &, T *ivars, size_t n, size_t *i
   return scan(ivars, n, status, cmp, EachTarget<T>{values}, indices, false, &first);
 }
 
-/* ---- Barriers ------------------------------------------------------------------------------------
- * Each PE owns one 64-bit word (in host memory mapped for the GPU, shared with the stream
- * barriers): to pass its next barrier it stores its count of barriers + 1 with release order,
- * then waits, with acquire loads, until every PE's word has reached that count. Counts only
- * grow, so a PE already in the next barrier still counts as arrived. */
+/* ---- Barriers
+ * ------------------------------------------------------------------------------------ Each PE owns
+ * one 64-bit word (in host memory mapped for the GPU, shared with the stream barriers): to pass its
+ * next barrier it stores its count of barriers + 1 with release order, then waits, with acquire
+ * loads, until every PE's word has reached that count. Counts only grow, so a PE already in the
+ * next barrier still counts as arrived. */
 ISHMEMI_FN unsigned long long *barrier_word(const Handle &h, int slot) {
   return h.barrier + (size_t)slot * h.barrier_step;
 }
@@ -627,115 +637,110 @@ ISHMEMI_FN int barrier_block(const Handle &h) {
  * as plain C++, into a handle overload that forwards to the host call of the same name. */
 #define ISHMEMI_UNPAREN(...) __VA_ARGS__
 
-#define ISHMEMI_SYNC_AMO_EXTENDED(F, T, N)                                                   \
-  F(T, ishmem_##N##_atomic_fetch, (const T *source, int pe), (source, pe),                  \
-    ::ishmemi::amo_fetch<T>)                                                                 \
-  F(int, ishmem_##N##_atomic_set, (T * dest, T value, int pe), (dest, value, pe),           \
-    ::ishmemi::amo_set<T>)                                                                   \
-  F(T, ishmem_##N##_atomic_swap, (T * dest, T value, int pe), (dest, value, pe),            \
-    ::ishmemi::amo_swap<T>)                                                                  \
-  F(int, ishmem_##N##_atomic_fetch_nbi, (T * fetch, const T *source, int pe),               \
-    (fetch, source, pe), ::ishmemi::amo_fetch_nbi<T>)                                        \
-  F(int, ishmem_##N##_atomic_swap_nbi, (T * fetch, T * dest, T value, int pe),              \
+#define ISHMEMI_SYNC_AMO_EXTENDED(F, T, N)                                                         \
+  F(T, ishmem_##N##_atomic_fetch, (const T *source, int pe), (source, pe),                         \
+    ::ishmemi::amo_fetch<T>)                                                                       \
+  F(int, ishmem_##N##_atomic_set, (T * dest, T value, int pe), (dest, value, pe),                  \
+    ::ishmemi::amo_set<T>)                                                                         \
+  F(T, ishmem_##N##_atomic_swap, (T * dest, T value, int pe), (dest, value, pe),                   \
+    ::ishmemi::amo_swap<T>)                                                                        \
+  F(int, ishmem_##N##_atomic_fetch_nbi, (T * fetch, const T *source, int pe), (fetch, source, pe), \
+    ::ishmemi::amo_fetch_nbi<T>)                                                                   \
+  F(int, ishmem_##N##_atomic_swap_nbi, (T * fetch, T * dest, T value, int pe),                     \
     (fetch, dest, value, pe), ::ishmemi::amo_swap_nbi<T>)
 
-#define ISHMEMI_SYNC_AMO_STANDARD(F, T, N)                                                   \
-  F(T, ishmem_##N##_atomic_compare_swap, (T * dest, T cond, T value, int pe),               \
-    (dest, cond, value, pe), ::ishmemi::amo_compare_swap<T>)                                 \
-  F(int, ishmem_##N##_atomic_compare_swap_nbi, (T * fetch, T * dest, T cond, T value, int pe), \
-    (fetch, dest, cond, value, pe), ::ishmemi::amo_compare_swap_nbi<T>)                      \
-  F(T, ishmem_##N##_atomic_fetch_inc, (T * dest, int pe), (dest, pe),                       \
-    ::ishmemi::amo_fetch_inc<T>)                                                             \
-  F(int, ishmem_##N##_atomic_inc, (T * dest, int pe), (dest, pe), ::ishmemi::amo_inc<T>)    \
-  F(int, ishmem_##N##_atomic_fetch_inc_nbi, (T * fetch, T * dest, int pe), (fetch, dest, pe), \
-    ::ishmemi::amo_fetch_inc_nbi<T>)                                                         \
-  F(T, ishmem_##N##_atomic_fetch_add, (T * dest, T value, int pe), (dest, value, pe),       \
-    ::ishmemi::amo_fetch_add<T>)                                                             \
-  F(int, ishmem_##N##_atomic_add, (T * dest, T value, int pe), (dest, value, pe),           \
-    ::ishmemi::amo_add<T>)                                                                   \
-  F(int, ishmem_##N##_atomic_fetch_add_nbi, (T * fetch, T * dest, T value, int pe),         \
+#define ISHMEMI_SYNC_AMO_STANDARD(F, T, N)                                                         \
+  F(T, ishmem_##N##_atomic_compare_swap, (T * dest, T cond, T value, int pe),                      \
+    (dest, cond, value, pe), ::ishmemi::amo_compare_swap<T>)                                       \
+  F(int, ishmem_##N##_atomic_compare_swap_nbi, (T * fetch, T * dest, T cond, T value, int pe),     \
+    (fetch, dest, cond, value, pe), ::ishmemi::amo_compare_swap_nbi<T>)                            \
+  F(T, ishmem_##N##_atomic_fetch_inc, (T * dest, int pe), (dest, pe), ::ishmemi::amo_fetch_inc<T>) \
+  F(int, ishmem_##N##_atomic_inc, (T * dest, int pe), (dest, pe), ::ishmemi::amo_inc<T>)           \
+  F(int, ishmem_##N##_atomic_fetch_inc_nbi, (T * fetch, T * dest, int pe), (fetch, dest, pe),      \
+    ::ishmemi::amo_fetch_inc_nbi<T>)                                                               \
+  F(T, ishmem_##N##_atomic_fetch_add, (T * dest, T value, int pe), (dest, value, pe),              \
+    ::ishmemi::amo_fetch_add<T>)                                                                   \
+  F(int, ishmem_##N##_atomic_add, (T * dest, T value, int pe), (dest, value, pe),                  \
+    ::ishmemi::amo_add<T>)                                                                         \
+  F(int, ishmem_##N##_atomic_fetch_add_nbi, (T * fetch, T * dest, T value, int pe),                \
     (fetch, dest, value, pe), ::ishmemi::amo_fetch_add_nbi<T>)
 
-#define ISHMEMI_SYNC_AMO_BITWISE_OP(F, T, N, OP)                                             \
-  F(T, ishmem_##N##_atomic_fetch_##OP, (T * dest, T value, int pe), (dest, value, pe),      \
-    ::ishmemi::amo_fetch_##OP<T>)                                                            \
-  F(int, ishmem_##N##_atomic_##OP, (T * dest, T value, int pe), (dest, value, pe),          \
-    ::ishmemi::amo_##OP<T>)                                                                  \
-  F(int, ishmem_##N##_atomic_fetch_##OP##_nbi, (T * fetch, T * dest, T value, int pe),      \
+#define ISHMEMI_SYNC_AMO_BITWISE_OP(F, T, N, OP)                                       \
+  F(T, ishmem_##N##_atomic_fetch_##OP, (T * dest, T value, int pe), (dest, value, pe), \
+    ::ishmemi::amo_fetch_##OP<T>)                                                      \
+  F(int, ishmem_##N##_atomic_##OP, (T * dest, T value, int pe), (dest, value, pe),     \
+    ::ishmemi::amo_##OP<T>)                                                            \
+  F(int, ishmem_##N##_atomic_fetch_##OP##_nbi, (T * fetch, T * dest, T value, int pe), \
     (fetch, dest, value, pe), ::ishmemi::amo_fetch_##OP##_nbi<T>)
-#define ISHMEMI_SYNC_AMO_BITWISE(F, T, N)      \
-  ISHMEMI_SYNC_AMO_BITWISE_OP(F, T, N, and)    \
-  ISHMEMI_SYNC_AMO_BITWISE_OP(F, T, N, or)     \
+#define ISHMEMI_SYNC_AMO_BITWISE(F, T, N)   \
+  ISHMEMI_SYNC_AMO_BITWISE_OP(F, T, N, and) \
+  ISHMEMI_SYNC_AMO_BITWISE_OP(F, T, N, or)  \
   ISHMEMI_SYNC_AMO_BITWISE_OP(F, T, N, xor)
 
-#define ISHMEMI_SYNC_P2P(F, T, N)                                                              \
-  F(int, ishmem_##N##_wait_until, (T * ivar, int cmp, T cmp_value), (ivar, cmp, cmp_value),   \
-    ::ishmemi::wait_until<T>)                                                                  \
-  F(int, ishmem_##N##_wait_until_all,                                                          \
-    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                      \
-    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::wait_until_all<T>)                     \
-  F(size_t, ishmem_##N##_wait_until_any,                                                       \
-    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                      \
-    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::wait_until_any<T>)                     \
-  F(size_t, ishmem_##N##_wait_until_some,                                                      \
-    (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value),     \
-    (ivars, nelems, indices, status, cmp, cmp_value), ::ishmemi::wait_until_some<T>)           \
-  F(int, ishmem_##N##_wait_until_all_vector,                                                   \
-    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),              \
-    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::wait_until_all_vector<T>)             \
-  F(size_t, ishmem_##N##_wait_until_any_vector,                                                \
-    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),              \
-    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::wait_until_any_vector<T>)             \
-  F(size_t, ishmem_##N##_wait_until_some_vector,                                               \
-    (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,                   \
-     const T *cmp_values),                                                                     \
-    (ivars, nelems, indices, status, cmp, cmp_values), ::ishmemi::wait_until_some_vector<T>)   \
-  F(int, ishmem_##N##_test, (T * ivar, int cmp, T cmp_value), (ivar, cmp, cmp_value),         \
-    ::ishmemi::test<T>)                                                                        \
-  F(int, ishmem_##N##_test_all,                                                                \
-    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                      \
-    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::test_all_of<T>)                        \
-  F(size_t, ishmem_##N##_test_any,                                                             \
-    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                      \
-    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::test_any<T>)                           \
-  F(size_t, ishmem_##N##_test_some,                                                            \
-    (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value),     \
-    (ivars, nelems, indices, status, cmp, cmp_value), ::ishmemi::test_some<T>)                 \
-  F(int, ishmem_##N##_test_all_vector,                                                         \
-    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),              \
-    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::test_all_vector<T>)                   \
-  F(size_t, ishmem_##N##_test_any_vector,                                                      \
-    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),              \
-    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::test_any_vector<T>)                   \
-  F(size_t, ishmem_##N##_test_some_vector,                                                     \
-    (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp,                   \
-     const T *cmp_values),                                                                     \
+#define ISHMEMI_SYNC_P2P(F, T, N)                                                                  \
+  F(int, ishmem_##N##_wait_until, (T * ivar, int cmp, T cmp_value), (ivar, cmp, cmp_value),        \
+    ::ishmemi::wait_until<T>)                                                                      \
+  F(int, ishmem_##N##_wait_until_all,                                                              \
+    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                           \
+    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::wait_until_all<T>)                         \
+  F(size_t, ishmem_##N##_wait_until_any,                                                           \
+    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                           \
+    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::wait_until_any<T>)                         \
+  F(size_t, ishmem_##N##_wait_until_some,                                                          \
+    (T * ivars, size_t nelems, size_t * indices, const int *status, int cmp, T cmp_value),         \
+    (ivars, nelems, indices, status, cmp, cmp_value), ::ishmemi::wait_until_some<T>)               \
+  F(int, ishmem_##N##_wait_until_all_vector,                                                       \
+    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),                   \
+    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::wait_until_all_vector<T>)                 \
+  F(size_t, ishmem_##N##_wait_until_any_vector,                                                    \
+    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),                   \
+    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::wait_until_any_vector<T>)                 \
+  F(size_t, ishmem_##N##_wait_until_some_vector,                                                   \
+    (T * ivars, size_t nelems, size_t * indices, const int *status, int cmp, const T *cmp_values), \
+    (ivars, nelems, indices, status, cmp, cmp_values), ::ishmemi::wait_until_some_vector<T>)       \
+  F(int, ishmem_##N##_test, (T * ivar, int cmp, T cmp_value), (ivar, cmp, cmp_value),              \
+    ::ishmemi::test<T>)                                                                            \
+  F(int, ishmem_##N##_test_all,                                                                    \
+    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                           \
+    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::test_all_of<T>)                            \
+  F(size_t, ishmem_##N##_test_any,                                                                 \
+    (T * ivars, size_t nelems, const int *status, int cmp, T cmp_value),                           \
+    (ivars, nelems, status, cmp, cmp_value), ::ishmemi::test_any<T>)                               \
+  F(size_t, ishmem_##N##_test_some,                                                                \
+    (T * ivars, size_t nelems, size_t * indices, const int *status, int cmp, T cmp_value),         \
+    (ivars, nelems, indices, status, cmp, cmp_value), ::ishmemi::test_some<T>)                     \
+  F(int, ishmem_##N##_test_all_vector,                                                             \
+    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),                   \
+    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::test_all_vector<T>)                       \
+  F(size_t, ishmem_##N##_test_any_vector,                                                          \
+    (T * ivars, size_t nelems, const int *status, int cmp, const T *cmp_values),                   \
+    (ivars, nelems, status, cmp, cmp_values), ::ishmemi::test_any_vector<T>)                       \
+  F(size_t, ishmem_##N##_test_some_vector,                                                         \
+    (T * ivars, size_t nelems, size_t * indices, const int *status, int cmp, const T *cmp_values), \
     (ivars, nelems, indices, status, cmp, cmp_values), ::ishmemi::test_some_vector<T>)
 
-#define ISHMEMI_SIGNAL_PARAMS                                                               \
-  (void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal,      \
-   int sig_op, int pe)
+#define ISHMEMI_SIGNAL_PARAMS                                                                      \
+  (void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op, \
+   int pe)
 #define ISHMEMI_SIGNAL_ARGS (dest, source, nbytes, sig_addr, signal, sig_op, pe)
-#define ISHMEMI_SYNC_SIGNAL(F)                                                                 \
-  F(int, ishmem_putmem_signal, ISHMEMI_SIGNAL_PARAMS, ISHMEMI_SIGNAL_ARGS,                    \
-    (::ishmemi::put_signal<::ishmemi::Thread, false>))                                        \
-  F(int, ishmem_putmem_signal_nbi, ISHMEMI_SIGNAL_PARAMS, ISHMEMI_SIGNAL_ARGS,                \
-    (::ishmemi::put_signal<::ishmemi::Thread, true>))                                         \
-  F(uint64_t, ishmem_signal_fetch, (const uint64_t *sig_addr), (sig_addr),                    \
-    ::ishmemi::signal_fetch)                                                                   \
-  F(uint64_t, ishmem_signal_wait_until, (uint64_t * sig_addr, int cmp, uint64_t cmp_value),   \
+#define ISHMEMI_SYNC_SIGNAL(F)                                                              \
+  F(int, ishmem_putmem_signal, ISHMEMI_SIGNAL_PARAMS, ISHMEMI_SIGNAL_ARGS,                  \
+    (::ishmemi::put_signal<::ishmemi::Thread, false>))                                      \
+  F(int, ishmem_putmem_signal_nbi, ISHMEMI_SIGNAL_PARAMS, ISHMEMI_SIGNAL_ARGS,              \
+    (::ishmemi::put_signal<::ishmemi::Thread, true>))                                       \
+  F(uint64_t, ishmem_signal_fetch, (const uint64_t *sig_addr), (sig_addr),                  \
+    ::ishmemi::signal_fetch)                                                                \
+  F(uint64_t, ishmem_signal_wait_until, (uint64_t * sig_addr, int cmp, uint64_t cmp_value), \
     (sig_addr, cmp, cmp_value), ::ishmemi::signal_wait_until)
-#define ISHMEMI_SYNC_PUT_SIGNAL_TYPED(F, T, N)                                                \
-  F(int, ishmem_##N##_put_signal,                                                            \
-    (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,          \
-     int sig_op, int pe),                                                                    \
-    (dest, source, nelems, sig_addr, signal, sig_op, pe),                                    \
-    (::ishmemi::put_signal_typed<T, false>))                                                 \
-  F(int, ishmem_##N##_put_signal_nbi,                                                        \
-    (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal,          \
-     int sig_op, int pe),                                                                    \
-    (dest, source, nelems, sig_addr, signal, sig_op, pe),                                    \
-    (::ishmemi::put_signal_typed<T, true>))
+#define ISHMEMI_SYNC_PUT_SIGNAL_TYPED(F, T, N)                                                     \
+  F(int, ishmem_##N##_put_signal,                                                                  \
+    (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,    \
+     int pe),                                                                                      \
+    (dest, source, nelems, sig_addr, signal, sig_op, pe), (::ishmemi::put_signal_typed<T, false>)) \
+  F(int, ishmem_##N##_put_signal_nbi,                                                              \
+    (T * dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op,    \
+     int pe),                                                                                      \
+    (dest, source, nelems, sig_addr, signal, sig_op, pe), (::ishmemi::put_signal_typed<T, true>))
 
 /* Applies one form F to every synchronization call with a standard OpenSHMEM name. */
 #define ISHMEMI_SYNC_EXT_F(T, N) ISHMEMI_SYNC_AMO_EXTENDED(ISHMEMI_SYNC_F, T, N)
@@ -744,43 +749,48 @@ ISHMEMI_FN int barrier_block(const Handle &h) {
 #define ISHMEMI_SYNC_P2P_F(T, N) ISHMEMI_SYNC_P2P(ISHMEMI_SYNC_F, T, N)
 #define ISHMEMI_SYNC_SIG_F(T, N) ISHMEMI_SYNC_PUT_SIGNAL_TYPED(ISHMEMI_SYNC_F, T, N)
 #define ISHMEMI_SYNC_SIG_F_DEV(T, N) ISHMEMI_DEVICE_TYPE(ISHMEMI_SYNC_SIG_F, T, N)
-#define ISHMEMI_SYNC_ALL_STANDARD_NAMES                 \
-  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_SYNC_EXT_F)        \
-  ISHMEMI_AMO_EXTENDED_ONLY_TYPES(ISHMEMI_SYNC_EXT_F)   \
-  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_SYNC_STD_F)        \
-  ISHMEMI_AMO_BITWISE_TYPES(ISHMEMI_SYNC_BIT_F)         \
-  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_SYNC_P2P_F)        \
-  ISHMEMI_SYNC_SIGNAL(ISHMEMI_SYNC_F)                   \
+#define ISHMEMI_SYNC_ALL_STANDARD_NAMES               \
+  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_SYNC_EXT_F)      \
+  ISHMEMI_AMO_EXTENDED_ONLY_TYPES(ISHMEMI_SYNC_EXT_F) \
+  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_SYNC_STD_F)      \
+  ISHMEMI_AMO_BITWISE_TYPES(ISHMEMI_SYNC_BIT_F)       \
+  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_SYNC_P2P_F)      \
+  ISHMEMI_SYNC_SIGNAL(ISHMEMI_SYNC_F)                 \
   ISHMEMI_RMA_TYPES(ISHMEMI_SYNC_SIG_F_DEV)
 
 /* Device-only extension names (group forms): NAME is warp or block, G the group. */
-#define ISHMEMI_SYNC_GROUP(PREFIX, H0, H1, NAME, G)                                            \
-  PREFIX int ishmemx_putmem_signal_##NAME(H0() void *dest, const void *source, size_t nbytes,   \
-                                          uint64_t *sig_addr, uint64_t signal, int sig_op,      \
-                                          int pe) {                                             \
-    return ::ishmemi::put_signal<G, false>(H1, dest, source, nbytes, sig_addr, signal, sig_op,  \
-                                           pe);                                                 \
-  }                                                                                             \
-  PREFIX int ishmemx_putmem_signal_nbi_##NAME(H0() void *dest, const void *source,              \
-                                              size_t nbytes, uint64_t *sig_addr,                \
-                                              uint64_t signal, int sig_op, int pe) {            \
-    return ::ishmemi::put_signal<G, true>(H1, dest, source, nbytes, sig_addr, signal, sig_op,   \
-                                          pe);                                                  \
+#define ISHMEMI_SYNC_GROUP(PREFIX, H0, H1, NAME, G)                                                \
+  PREFIX int ishmemx_putmem_signal_##NAME(H0() void *dest, const void *source, size_t nbytes,      \
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op,         \
+                                          int pe) {                                                \
+    return ::ishmemi::put_signal<G, false>(H1, dest, source, nbytes, sig_addr, signal, sig_op,     \
+                                           pe);                                                    \
+  }                                                                                                \
+  PREFIX int ishmemx_putmem_signal_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes,  \
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,     \
+                                              int pe) {                                            \
+    return ::ishmemi::put_signal<G, true>(H1, dest, source, nbytes, sig_addr, signal, sig_op, pe); \
   }
-#define ISHMEMI_SYNC_EXTENSIONS(PREFIX, H0, H1)                                    \
-  ISHMEMI_SYNC_GROUP(PREFIX, H0, H1, warp, ::ishmemi::Warp)                        \
-  ISHMEMI_SYNC_GROUP(PREFIX, H0, H1, block, ::ishmemi::Block)                      \
-  PREFIX int ishmemx_barrier_all_block(H0##_ONLY()) {                              \
-    return ::ishmemi::barrier_block<true>(H1);                                     \
-  }                                                                                \
-  PREFIX int ishmemx_sync_all_block(H0##_ONLY()) { return ::ishmemi::barrier_block<false>(H1); }
-#define ISHMEMI_SYNC_BARRIERS(PREFIX, H0, H1)                                           \
-  PREFIX int ishmem_barrier_all(H0##_ONLY()) { return ::ishmemi::barrier_all(H1); }     \
-  PREFIX int ishmem_sync_all(H0##_ONLY()) { return ::ishmemi::sync_all(H1); }
+#define ISHMEMI_SYNC_EXTENSIONS(PREFIX, H0, H1)               \
+  ISHMEMI_SYNC_GROUP(PREFIX, H0, H1, warp, ::ishmemi::Warp)   \
+  ISHMEMI_SYNC_GROUP(PREFIX, H0, H1, block, ::ishmemi::Block) \
+  PREFIX int ishmemx_barrier_all_block(H0##_ONLY()) {         \
+    return ::ishmemi::barrier_block<true>(H1);                \
+  }                                                           \
+  PREFIX int ishmemx_sync_all_block(H0##_ONLY()) {            \
+    return ::ishmemi::barrier_block<false>(H1);               \
+  }
+#define ISHMEMI_SYNC_BARRIERS(PREFIX, H0, H1)  \
+  PREFIX int ishmem_barrier_all(H0##_ONLY()) { \
+    return ::ishmemi::barrier_all(H1);         \
+  }                                            \
+  PREFIX int ishmem_sync_all(H0##_ONLY()) {    \
+    return ::ishmemi::sync_all(H1);            \
+  }
 
 #if defined(ISHMEMI_GPU)
 /* ---- Handle form ----------------------------------------------------------------------------- */
-#define ISHMEMI_SYNC_F(RET, NAME, PARAMS, ARGS, IMPL)                               \
+#define ISHMEMI_SYNC_F(RET, NAME, PARAMS, ARGS, IMPL)                              \
   ISHMEMI_FN RET NAME(ishmemx_device_handle_t ishmemi_h, ISHMEMI_UNPAREN PARAMS) { \
     return IMPL(ishmemi_h, ISHMEMI_UNPAREN ARGS);                                  \
   }
@@ -796,8 +806,10 @@ ISHMEMI_SYNC_EXTENSIONS(ISHMEMI_FN, ISHMEMI_NOARG, ishmemi_device_state)
 #if defined(ISHMEMI_GPU_NVCC)
 #pragma nv_diag_suppress 20040
 #endif
-#define ISHMEMI_SYNC_F(RET, NAME, PARAMS, ARGS, IMPL) \
-  ISHMEMI_NOARG_API RET NAME PARAMS { return IMPL(ishmemi_device_state, ISHMEMI_UNPAREN ARGS); }
+#define ISHMEMI_SYNC_F(RET, NAME, PARAMS, ARGS, IMPL)        \
+  ISHMEMI_NOARG_API RET NAME PARAMS {                        \
+    return IMPL(ishmemi_device_state, ISHMEMI_UNPAREN ARGS); \
+  }
 ISHMEMI_SYNC_ALL_STANDARD_NAMES
 #undef ISHMEMI_SYNC_F
 ISHMEMI_SYNC_BARRIERS(ISHMEMI_NOARG_API, ISHMEMI_NOARG, ishmemi_device_state)
@@ -809,42 +821,54 @@ ISHMEMI_SYNC_BARRIERS(ISHMEMI_NOARG_API, ISHMEMI_NOARG, ishmemi_device_state)
 
 #else
 /* ---- Plain C++: handle overloads and group names forward to the host API -------------------- */
-#define ISHMEMI_SYNC_F(RET, NAME, PARAMS, ARGS, IMPL)                         \
-  inline RET NAME(ishmemx_device_handle_t, ISHMEMI_UNPAREN PARAMS) { return NAME ARGS; }
+#define ISHMEMI_SYNC_F(RET, NAME, PARAMS, ARGS, IMPL)                \
+  inline RET NAME(ishmemx_device_handle_t, ISHMEMI_UNPAREN PARAMS) { \
+    return NAME ARGS;                                                \
+  }
 ISHMEMI_SYNC_ALL_STANDARD_NAMES
 #undef ISHMEMI_SYNC_F
-inline int ishmem_barrier_all(ishmemx_device_handle_t) { return ishmem_barrier_all(); }
-inline int ishmem_sync_all(ishmemx_device_handle_t) { return ishmem_sync_all(); }
-#define ISHMEMI_SYNC_HOST_GROUP(NAME)                                                          \
-  inline int ishmemx_putmem_signal_##NAME(void *dest, const void *source, size_t nbytes,       \
-                                          uint64_t *sig_addr, uint64_t signal, int sig_op,     \
-                                          int pe) {                                            \
-    return ishmem_putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe);          \
-  }                                                                                            \
-  inline int ishmemx_putmem_signal_nbi_##NAME(void *dest, const void *source, size_t nbytes,   \
-                                              uint64_t *sig_addr, uint64_t signal, int sig_op, \
-                                              int pe) {                                        \
-    return ishmem_putmem_signal_nbi(dest, source, nbytes, sig_addr, signal, sig_op, pe);      \
-  }                                                                                            \
-  inline int ishmemx_putmem_signal_##NAME(ishmemx_device_handle_t, void *dest,                 \
-                                          const void *source, size_t nbytes,                   \
-                                          uint64_t *sig_addr, uint64_t signal, int sig_op,     \
-                                          int pe) {                                            \
-    return ishmem_putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe);          \
-  }                                                                                            \
-  inline int ishmemx_putmem_signal_nbi_##NAME(ishmemx_device_handle_t, void *dest,             \
-                                              const void *source, size_t nbytes,               \
-                                              uint64_t *sig_addr, uint64_t signal, int sig_op, \
-                                              int pe) {                                        \
-    return ishmem_putmem_signal_nbi(dest, source, nbytes, sig_addr, signal, sig_op, pe);      \
+inline int ishmem_barrier_all(ishmemx_device_handle_t) {
+  return ishmem_barrier_all();
+}
+inline int ishmem_sync_all(ishmemx_device_handle_t) {
+  return ishmem_sync_all();
+}
+#define ISHMEMI_SYNC_HOST_GROUP(NAME)                                                              \
+  inline int ishmemx_putmem_signal_##NAME(void *dest, const void *source, size_t nbytes,           \
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op,         \
+                                          int pe) {                                                \
+    return ishmem_putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe);               \
+  }                                                                                                \
+  inline int ishmemx_putmem_signal_nbi_##NAME(void *dest, const void *source, size_t nbytes,       \
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,     \
+                                              int pe) {                                            \
+    return ishmem_putmem_signal_nbi(dest, source, nbytes, sig_addr, signal, sig_op, pe);           \
+  }                                                                                                \
+  inline int ishmemx_putmem_signal_##NAME(ishmemx_device_handle_t, void *dest, const void *source, \
+                                          size_t nbytes, uint64_t *sig_addr, uint64_t signal,      \
+                                          int sig_op, int pe) {                                    \
+    return ishmem_putmem_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe);               \
+  }                                                                                                \
+  inline int ishmemx_putmem_signal_nbi_##NAME(                                                     \
+      ishmemx_device_handle_t, void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,  \
+      uint64_t signal, int sig_op, int pe) {                                                       \
+    return ishmem_putmem_signal_nbi(dest, source, nbytes, sig_addr, signal, sig_op, pe);           \
   }
 ISHMEMI_SYNC_HOST_GROUP(warp)
 ISHMEMI_SYNC_HOST_GROUP(block)
 #undef ISHMEMI_SYNC_HOST_GROUP
-inline int ishmemx_barrier_all_block() { return ishmem_barrier_all(); }
-inline int ishmemx_sync_all_block() { return ishmem_sync_all(); }
-inline int ishmemx_barrier_all_block(ishmemx_device_handle_t) { return ishmem_barrier_all(); }
-inline int ishmemx_sync_all_block(ishmemx_device_handle_t) { return ishmem_sync_all(); }
+inline int ishmemx_barrier_all_block() {
+  return ishmem_barrier_all();
+}
+inline int ishmemx_sync_all_block() {
+  return ishmem_sync_all();
+}
+inline int ishmemx_barrier_all_block(ishmemx_device_handle_t) {
+  return ishmem_barrier_all();
+}
+inline int ishmemx_sync_all_block(ishmemx_device_handle_t) {
+  return ishmem_sync_all();
+}
 #endif
 
 #endif /* __cplusplus */

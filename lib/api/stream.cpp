@@ -60,7 +60,8 @@ void check_cmp(int cmp, const char *fn) {
 // The peer's copy of the 8-byte signal `sig` on `pe`, checked for alignment and place.
 std::uint64_t *stream_signal_address(std::uint64_t *sig, int pe, const char *fn) {
   if (reinterpret_cast<std::uintptr_t>(sig) % sizeof *sig != 0)
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: signal %p is not 8-byte aligned", fn, static_cast<void *>(sig));
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: signal %p is not 8-byte aligned", fn,
+         static_cast<void *>(sig));
   return reinterpret_cast<std::uint64_t *>(stream_peer_address(sig, sizeof *sig, pe, fn));
 }
 
@@ -131,8 +132,8 @@ extern "C" int ishmemx_putmem_signal_on_stream(void *dest, const void *source, s
   });
 }
 
-extern "C" int ishmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
-                                                   uint64_t cmp_value, void *stream) {
+extern "C" int ishmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                                   void *stream) {
   const char *fn = "ishmemx_signal_wait_until_on_stream";
   GpuBackend *gpu = g_rt ? gpu_backend(*g_rt) : nullptr;
   if (!gpu) {

@@ -32,8 +32,7 @@ void check_launch(const char *what) {
 
 }  // namespace
 
-void enqueue_signal_update(std::uint64_t *peer_sig, std::uint64_t value, int sig_op,
-                           void *stream) {
+void enqueue_signal_update(std::uint64_t *peer_sig, std::uint64_t value, int sig_op, void *stream) {
   signal_update<<<1, 1, 0, static_cast<gpuStream_t>(stream)>>>(peer_sig, value, sig_op);
   check_launch("ishmemx_putmem_signal_on_stream");
 }

@@ -74,8 +74,7 @@ void run_stream_barrier(void *arg) {
   std::atomic<std::uint64_t> &mine = sync_word(call->my_slot);
   const std::uint64_t epoch = mine.load(std::memory_order_acquire) + 1;
   mine.store(epoch, std::memory_order_release);
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration<double>(call->timeout_s);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(call->timeout_s);
   for (int slot = 0; slot < call->n_local; ++slot) {
     std::atomic<std::uint64_t> &word = sync_word(slot);
     int spin = 0;
@@ -179,8 +178,8 @@ void gpu_runtime_finalize() noexcept {
 void stream_barrier(Runtime &rt, void *stream) {
   if (!g_gpu) fail(ISHMEM_ERR_INTERNAL, "stream barrier without the GPU runtime");
   const Topology &topo = rt.boot->topology();
-  auto call = std::make_unique<BarrierCall>(
-      BarrierCall{topo.local_rank, topo.n_local, g_gpu->timeout_s});
+  auto call =
+      std::make_unique<BarrierCall>(BarrierCall{topo.local_rank, topo.n_local, g_gpu->timeout_s});
   g_gpu->backend->host_call(stream, run_stream_barrier, call.get());
   call.release();  // the host function owns it now
 }

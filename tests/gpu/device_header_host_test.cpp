@@ -30,9 +30,9 @@ TEST(DeviceHeaderOnHost, BothFormsForward) {
   EXPECT_EQ(ishmem_quiet(h), ISHMEM_SUCCESS);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmemx_getmem_warp(h, got.data(), sym, n * sizeof(long), my_pe()), ISHMEM_SUCCESS);
-  ishmem_test::expect_elements(got.data(), n,
-                               [](std::size_t i) { return 10L * left_pe() + long(i); },
-                               "group and handle forms on the host");
+  ishmem_test::expect_elements(
+      got.data(), n, [](std::size_t i) { return 10L * left_pe() + long(i); },
+      "group and handle forms on the host");
   EXPECT_EQ(ishmem_long_g(h, sym + n, my_pe()), 77 + left_pe());
   EXPECT_EQ(ishmemx_getmem_nbi_block(got.data(), sym, sizeof(long), right_pe()), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmem_fence(h), ISHMEM_SUCCESS);
@@ -57,9 +57,9 @@ TEST(DeviceHeaderOnHost, SyncFormsForward) {
   EXPECT_EQ(ishmem_long_atomic_fetch_nbi(h, &fetched, w, right_pe()), ISHMEM_SUCCESS);
   EXPECT_EQ(fetched, 8);
   // Signals: group names and handle overloads, then the stream forms acting at once.
-  EXPECT_EQ(ishmemx_putmem_signal_block(w + 1, &src, sizeof src, sig, 1, ISHMEM_SIGNAL_ADD,
-                                        right_pe()),
-            ISHMEM_SUCCESS);
+  EXPECT_EQ(
+      ishmemx_putmem_signal_block(w + 1, &src, sizeof src, sig, 1, ISHMEM_SIGNAL_ADD, right_pe()),
+      ISHMEM_SUCCESS);
   EXPECT_EQ(ishmemx_putmem_signal_nbi_warp(h, w + 2, &src, sizeof src, sig, 1, ISHMEM_SIGNAL_ADD,
                                            right_pe()),
             ISHMEM_SUCCESS);
@@ -77,8 +77,7 @@ TEST(DeviceHeaderOnHost, SyncFormsForward) {
   // Wait and test through the handle overloads: the left neighbour's atomics arrive.
   EXPECT_EQ(ishmem_long_wait_until(h, w, ISHMEM_CMP_EQ, 8), ISHMEM_SUCCESS);
   std::size_t idx[4] = {};
-  EXPECT_EQ(ishmem_long_wait_until_some(h, w + 1, 3, idx, nullptr, ISHMEM_CMP_EQ,
-                                        40 + left_pe()),
+  EXPECT_EQ(ishmem_long_wait_until_some(h, w + 1, 3, idx, nullptr, ISHMEM_CMP_EQ, 40 + left_pe()),
             3u);
   EXPECT_EQ(ishmem_long_test_any(h, w, 4, nullptr, ISHMEM_CMP_EQ, 8), 0u);
   EXPECT_EQ(ishmemx_barrier_all_block(h), ISHMEM_SUCCESS);

@@ -31,60 +31,60 @@ __host__ __device__ T typed_value(int pe, std::size_t i) {
 
 // Phase 1: put `n` elements and p one more to `peer`. Phase 2: get them back from `peer`
 // and g the p'ed one. The handle form or the no-argument form, by `use_handle`.
-#define TYPED_KERNELS(T, N)                                                                  \
-  __global__ void typed_put_##N(ishmemx_device_handle_t h, bool use_handle, T *sym,          \
-                                const T *src, std::size_t n, int peer) {                     \
-    if (use_handle) {                                                                        \
-      ishmem_##N##_put(h, sym, src, n, peer);                                                \
-      ishmem_##N##_p(h, sym + n, typed_value<T>(ishmem_my_pe(h), 1000), peer);               \
-      ishmem_quiet(h);                                                                       \
-    } else {                                                                                 \
-      ishmem_##N##_put_nbi(sym, src, n, peer);                                               \
-      ishmem_##N##_p(sym + n, typed_value<T>(ishmem_my_pe(), 1000), peer);                   \
-      ishmem_quiet();                                                                        \
-    }                                                                                        \
-  }                                                                                          \
-  __global__ void typed_get_##N(ishmemx_device_handle_t h, bool use_handle, T *dst,          \
-                                const T *sym, std::size_t n, int peer) {                     \
-    if (use_handle) {                                                                        \
-      ishmem_##N##_get_nbi(h, dst, sym, n, peer);                                            \
-      ishmem_quiet(h);                                                                       \
-      dst[n] = ishmem_##N##_g(h, sym + n, peer);                                             \
-    } else {                                                                                 \
-      ishmem_##N##_get(dst, sym, n, peer);                                                   \
-      dst[n] = ishmem_##N##_g(sym + n, peer);                                                \
-    }                                                                                        \
-  }                                                                                          \
-  TEST(DeviceTyped, N) {                                                                     \
-    SKIP_WITHOUT_GPU();                                                                      \
-    for (bool use_handle : {false, true}) {                                                  \
-      const std::size_t n = 1000;                                                            \
-      T *sym = static_cast<T *>(ishmem_calloc(n + 1, sizeof(T)));                            \
-      ASSERT_NE(sym, nullptr) << ishmemx_last_error();                                       \
-      DeviceBuffer src((n + 1) * sizeof(T)), dst((n + 1) * sizeof(T));                       \
-      std::vector<T> values(n);                                                              \
-      for (std::size_t i = 0; i < n; ++i) values[i] = typed_value<T>(my_pe(), i);            \
-      to_device(src.as<T>(), values);                                                        \
-      ishmemx_device_handle_t h = handle();                                                  \
-      typed_put_##N<<<1, 1>>>(h, use_handle, sym, src.as<T>(), n, right_pe());               \
-      GPU_LAUNCHED();                                                                        \
-      ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);                                       \
-      std::vector<T> got = to_host(sym, n + 1);                                              \
-      ishmem_test::expect_elements(                                                          \
-          got.data(), n + 1,                                                                 \
-          [](std::size_t i) { return typed_value<T>(left_pe(), i < n ? i : 1000); },         \
-          std::string(#N " put+p, handle=") + (use_handle ? "yes" : "no"));                  \
-      typed_get_##N<<<1, 1>>>(h, use_handle, dst.as<T>(), sym, n, right_pe());               \
-      GPU_LAUNCHED();                                                                        \
-      got = to_host(dst.as<T>(), n + 1);                                                     \
-      /* right's heap holds what its left neighbour (this PE) put there */                   \
-      ishmem_test::expect_elements(                                                          \
-          got.data(), n + 1,                                                                 \
-          [](std::size_t i) { return typed_value<T>(my_pe(), i < n ? i : 1000); },           \
-          std::string(#N " get+g, handle=") + (use_handle ? "yes" : "no"));                  \
-      ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);                                       \
-      ASSERT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);                                           \
-    }                                                                                        \
+#define TYPED_KERNELS(T, N)                                                                       \
+  __global__ void typed_put_##N(ishmemx_device_handle_t h, bool use_handle, T *sym, const T *src, \
+                                std::size_t n, int peer) {                                        \
+    if (use_handle) {                                                                             \
+      ishmem_##N##_put(h, sym, src, n, peer);                                                     \
+      ishmem_##N##_p(h, sym + n, typed_value<T>(ishmem_my_pe(h), 1000), peer);                    \
+      ishmem_quiet(h);                                                                            \
+    } else {                                                                                      \
+      ishmem_##N##_put_nbi(sym, src, n, peer);                                                    \
+      ishmem_##N##_p(sym + n, typed_value<T>(ishmem_my_pe(), 1000), peer);                        \
+      ishmem_quiet();                                                                             \
+    }                                                                                             \
+  }                                                                                               \
+  __global__ void typed_get_##N(ishmemx_device_handle_t h, bool use_handle, T *dst, const T *sym, \
+                                std::size_t n, int peer) {                                        \
+    if (use_handle) {                                                                             \
+      ishmem_##N##_get_nbi(h, dst, sym, n, peer);                                                 \
+      ishmem_quiet(h);                                                                            \
+      dst[n] = ishmem_##N##_g(h, sym + n, peer);                                                  \
+    } else {                                                                                      \
+      ishmem_##N##_get(dst, sym, n, peer);                                                        \
+      dst[n] = ishmem_##N##_g(sym + n, peer);                                                     \
+    }                                                                                             \
+  }                                                                                               \
+  TEST(DeviceTyped, N) {                                                                          \
+    SKIP_WITHOUT_GPU();                                                                           \
+    for (bool use_handle : {false, true}) {                                                       \
+      const std::size_t n = 1000;                                                                 \
+      T *sym = static_cast<T *>(ishmem_calloc(n + 1, sizeof(T)));                                 \
+      ASSERT_NE(sym, nullptr) << ishmemx_last_error();                                            \
+      DeviceBuffer src((n + 1) * sizeof(T)), dst((n + 1) * sizeof(T));                            \
+      std::vector<T> values(n);                                                                   \
+      for (std::size_t i = 0; i < n; ++i) values[i] = typed_value<T>(my_pe(), i);                 \
+      to_device(src.as<T>(), values);                                                             \
+      ishmemx_device_handle_t h = handle();                                                       \
+      typed_put_##N<<<1, 1>>>(h, use_handle, sym, src.as<T>(), n, right_pe());                    \
+      GPU_LAUNCHED();                                                                             \
+      ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);                                            \
+      std::vector<T> got = to_host(sym, n + 1);                                                   \
+      ishmem_test::expect_elements(                                                               \
+          got.data(), n + 1,                                                                      \
+          [](std::size_t i) { return typed_value<T>(left_pe(), i < n ? i : 1000); },              \
+          std::string(#N " put+p, handle=") + (use_handle ? "yes" : "no"));                       \
+      typed_get_##N<<<1, 1>>>(h, use_handle, dst.as<T>(), sym, n, right_pe());                    \
+      GPU_LAUNCHED();                                                                             \
+      got = to_host(dst.as<T>(), n + 1);                                                          \
+      /* right's heap holds what its left neighbour (this PE) put there */                        \
+      ishmem_test::expect_elements(                                                               \
+          got.data(), n + 1,                                                                      \
+          [](std::size_t i) { return typed_value<T>(my_pe(), i < n ? i : 1000); },                \
+          std::string(#N " get+g, handle=") + (use_handle ? "yes" : "no"));                       \
+      ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);                                            \
+      ASSERT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);                                                \
+    }                                                                                             \
   }
 #define TYPED_KERNELS_DEV(T, N) ISHMEMI_DEVICE_TYPE(TYPED_KERNELS, T, N)
 ISHMEMI_RMA_TYPES(TYPED_KERNELS_DEV)
@@ -148,8 +148,8 @@ Launch launch_shape(Scope s, int warp_size) {
 }
 
 template <Scope S, bool NBI>
-void run_scoped(bool get, std::size_t n, std::size_t src_off, std::size_t dst_off,
-                int warp_size, const char *name) {
+void run_scoped(bool get, std::size_t n, std::size_t src_off, std::size_t dst_off, int warp_size,
+                const char *name) {
   const std::size_t seg = (n + 64 + 63) / 64 * 64;
   const Launch shape = launch_shape(S, warp_size);
   const std::size_t bytes = seg * shape.groups;
@@ -167,11 +167,11 @@ void run_scoped(bool get, std::size_t n, std::size_t src_off, std::size_t dst_of
   to_device(reinterpret_cast<unsigned char *>(get ? local.as<char>() : sym), guard);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   if (get)
-    scoped_get<S, NBI><<<shape.blocks, shape.threads>>>(local.as<char>(), sym, n, seg, src_off,
-                                                          dst_off, peer);
+    scoped_get<S, NBI>
+        <<<shape.blocks, shape.threads>>>(local.as<char>(), sym, n, seg, src_off, dst_off, peer);
   else
-    scoped_put<S, NBI><<<shape.blocks, shape.threads>>>(sym, local.as<char>(), n, seg, src_off,
-                                                          dst_off, peer);
+    scoped_put<S, NBI>
+        <<<shape.blocks, shape.threads>>>(sym, local.as<char>(), n, seg, src_off, dst_off, peer);
   GPU_LAUNCHED();
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   std::vector<unsigned char> got =
@@ -201,7 +201,7 @@ int device_warp_size() {
 }
 
 const std::size_t kSizes[] = {1, 3, 8, 15, 16, 17, 31, 64, 100, 255, 1000, 4096, 4099, 65549};
-const std::size_t kOffsets[][2] = {{0, 0}, {1, 1}, {8, 8}, {15, 15}, {0, 1},
+const std::size_t kOffsets[][2] = {{0, 0}, {1, 1},  {8, 8}, {15, 15}, {0, 1},
                                    {5, 2}, {4, 12}, {7, 0}, {2, 6}};
 
 template <Scope S>
@@ -260,8 +260,9 @@ TEST(DevicePtr, ReachesEveryPe) {
   EXPECT_EQ(to_host(bad.as<unsigned long long>(), 1)[0], 0u);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   std::vector<int> got = to_host(sym, n_pes());
-  ishmem_test::expect_elements(got.data(), got.size(), [](std::size_t i) { return 100 + int(i); },
-                               "written through ishmem_ptr");
+  ishmem_test::expect_elements(
+      got.data(), got.size(), [](std::size_t i) { return 100 + int(i); },
+      "written through ishmem_ptr");
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ishmem_free(sym);
 }

@@ -56,64 +56,64 @@ __device__ void spin_cycles(long long cycles) {
 const unsigned long long kStdExpected[] = {0, 8, 10, 20, 20, 9, 9, 10, 11, 12, 13};
 const unsigned long long kStdFinal = 13;
 
-#define AMO_STANDARD_KERNEL(T, N)                                                             \
-  __global__ void amo_standard_##N(ishmemx_device_handle_t h, bool use_handle, T *w,          \
-                                   unsigned long long *out, int pe) {                          \
-    T r[11];                                                                                   \
-    r[0] = CALL(use_handle, ishmem_##N##_atomic_fetch_add, w, (T)5, pe);                       \
-    CALL(use_handle, ishmem_##N##_atomic_add, w, (T)3, pe);                                    \
-    r[1] = CALL(use_handle, ishmem_##N##_atomic_fetch_inc, w, pe);                             \
-    CALL(use_handle, ishmem_##N##_atomic_inc, w, pe);                                          \
-    r[2] = CALL(use_handle, ishmem_##N##_atomic_compare_swap, w, (T)10, (T)20, pe);            \
-    r[3] = CALL(use_handle, ishmem_##N##_atomic_compare_swap, w, (T)10, (T)30, pe);            \
-    r[4] = CALL(use_handle, ishmem_##N##_atomic_swap, w, (T)7, pe);                            \
-    CALL(use_handle, ishmem_##N##_atomic_set, w, (T)9, pe);                                    \
-    r[5] = CALL(use_handle, ishmem_##N##_atomic_fetch, w, pe);                                 \
-    CALL(use_handle, ishmem_##N##_atomic_fetch_add_nbi, &r[6], w, (T)1, pe);                   \
-    CALL(use_handle, ishmem_##N##_atomic_fetch_inc_nbi, &r[7], w, pe);                         \
-    CALL(use_handle, ishmem_##N##_atomic_compare_swap_nbi, &r[8], w, (T)11, (T)12, pe);        \
-    CALL(use_handle, ishmem_##N##_atomic_swap_nbi, &r[9], w, (T)13, pe);                       \
-    CALL(use_handle, ishmem_##N##_atomic_fetch_nbi, &r[10], w, pe);                            \
-    use_handle ? ishmem_quiet(h) : ishmem_quiet();                                             \
-    for (int i = 0; i < 11; ++i) out[i] = (unsigned long long)r[i];                            \
+#define AMO_STANDARD_KERNEL(T, N)                                                       \
+  __global__ void amo_standard_##N(ishmemx_device_handle_t h, bool use_handle, T *w,    \
+                                   unsigned long long *out, int pe) {                   \
+    T r[11];                                                                            \
+    r[0] = CALL(use_handle, ishmem_##N##_atomic_fetch_add, w, (T)5, pe);                \
+    CALL(use_handle, ishmem_##N##_atomic_add, w, (T)3, pe);                             \
+    r[1] = CALL(use_handle, ishmem_##N##_atomic_fetch_inc, w, pe);                      \
+    CALL(use_handle, ishmem_##N##_atomic_inc, w, pe);                                   \
+    r[2] = CALL(use_handle, ishmem_##N##_atomic_compare_swap, w, (T)10, (T)20, pe);     \
+    r[3] = CALL(use_handle, ishmem_##N##_atomic_compare_swap, w, (T)10, (T)30, pe);     \
+    r[4] = CALL(use_handle, ishmem_##N##_atomic_swap, w, (T)7, pe);                     \
+    CALL(use_handle, ishmem_##N##_atomic_set, w, (T)9, pe);                             \
+    r[5] = CALL(use_handle, ishmem_##N##_atomic_fetch, w, pe);                          \
+    CALL(use_handle, ishmem_##N##_atomic_fetch_add_nbi, &r[6], w, (T)1, pe);            \
+    CALL(use_handle, ishmem_##N##_atomic_fetch_inc_nbi, &r[7], w, pe);                  \
+    CALL(use_handle, ishmem_##N##_atomic_compare_swap_nbi, &r[8], w, (T)11, (T)12, pe); \
+    CALL(use_handle, ishmem_##N##_atomic_swap_nbi, &r[9], w, (T)13, pe);                \
+    CALL(use_handle, ishmem_##N##_atomic_fetch_nbi, &r[10], w, pe);                     \
+    use_handle ? ishmem_quiet(h) : ishmem_quiet();                                      \
+    for (int i = 0; i < 11; ++i) out[i] = (unsigned long long)r[i];                     \
   }
 
 const unsigned long long kBitExpected[] = {0xF0, 0x3C, 0x1C0, 0x1C0, 0xC0, 0xC1};
 const unsigned long long kBitFinal = 0;
 
-#define AMO_BITWISE_KERNEL(T, N)                                                              \
-  __global__ void amo_bitwise_##N(ishmemx_device_handle_t h, bool use_handle, T *w,           \
-                                  unsigned long long *out, int pe) {                           \
-    T r[6];                                                                                    \
-    CALL(use_handle, ishmem_##N##_atomic_set, w, (T)0xF0, pe);                                 \
-    r[0] = CALL(use_handle, ishmem_##N##_atomic_fetch_or, w, (T)0x0F, pe);                     \
-    CALL(use_handle, ishmem_##N##_atomic_and, w, (T)0x3C, pe);                                 \
-    r[1] = CALL(use_handle, ishmem_##N##_atomic_fetch_xor, w, (T)0xFF, pe);                    \
-    CALL(use_handle, ishmem_##N##_atomic_or, w, (T)0x100, pe);                                 \
-    CALL(use_handle, ishmem_##N##_atomic_xor, w, (T)0x3, pe);                                  \
-    r[2] = CALL(use_handle, ishmem_##N##_atomic_fetch_and, w, (T)0x1F0, pe);                   \
-    CALL(use_handle, ishmem_##N##_atomic_fetch_and_nbi, &r[3], w, (T)0x0C0, pe);               \
-    CALL(use_handle, ishmem_##N##_atomic_fetch_or_nbi, &r[4], w, (T)1, pe);                    \
-    CALL(use_handle, ishmem_##N##_atomic_fetch_xor_nbi, &r[5], w, (T)0xC1, pe);                \
-    use_handle ? ishmem_quiet(h) : ishmem_quiet();                                             \
-    for (int i = 0; i < 6; ++i) out[i] = (unsigned long long)r[i];                             \
+#define AMO_BITWISE_KERNEL(T, N)                                                    \
+  __global__ void amo_bitwise_##N(ishmemx_device_handle_t h, bool use_handle, T *w, \
+                                  unsigned long long *out, int pe) {                \
+    T r[6];                                                                         \
+    CALL(use_handle, ishmem_##N##_atomic_set, w, (T)0xF0, pe);                      \
+    r[0] = CALL(use_handle, ishmem_##N##_atomic_fetch_or, w, (T)0x0F, pe);          \
+    CALL(use_handle, ishmem_##N##_atomic_and, w, (T)0x3C, pe);                      \
+    r[1] = CALL(use_handle, ishmem_##N##_atomic_fetch_xor, w, (T)0xFF, pe);         \
+    CALL(use_handle, ishmem_##N##_atomic_or, w, (T)0x100, pe);                      \
+    CALL(use_handle, ishmem_##N##_atomic_xor, w, (T)0x3, pe);                       \
+    r[2] = CALL(use_handle, ishmem_##N##_atomic_fetch_and, w, (T)0x1F0, pe);        \
+    CALL(use_handle, ishmem_##N##_atomic_fetch_and_nbi, &r[3], w, (T)0x0C0, pe);    \
+    CALL(use_handle, ishmem_##N##_atomic_fetch_or_nbi, &r[4], w, (T)1, pe);         \
+    CALL(use_handle, ishmem_##N##_atomic_fetch_xor_nbi, &r[5], w, (T)0xC1, pe);     \
+    use_handle ? ishmem_quiet(h) : ishmem_quiet();                                  \
+    for (int i = 0; i < 6; ++i) out[i] = (unsigned long long)r[i];                  \
   }
 
 // Extended types (float, double): fetch, set, swap. Values exact in both.
 const double kExtExpected[] = {1.5, 1.5, 2.5, 3.25};
 const double kExtFinal = 3.25;
 
-#define AMO_EXTENDED_KERNEL(T, N)                                                             \
-  __global__ void amo_extended_##N(ishmemx_device_handle_t h, bool use_handle, T *w,          \
-                                   double *out, int pe) {                                      \
-    T r[4];                                                                                    \
-    CALL(use_handle, ishmem_##N##_atomic_set, w, (T)1.5, pe);                                  \
-    r[0] = CALL(use_handle, ishmem_##N##_atomic_fetch, w, pe);                                 \
-    r[1] = CALL(use_handle, ishmem_##N##_atomic_swap, w, (T)2.5, pe);                          \
-    CALL(use_handle, ishmem_##N##_atomic_swap_nbi, &r[2], w, (T)3.25, pe);                     \
-    CALL(use_handle, ishmem_##N##_atomic_fetch_nbi, &r[3], w, pe);                             \
-    use_handle ? ishmem_quiet(h) : ishmem_quiet();                                             \
-    for (int i = 0; i < 4; ++i) out[i] = (double)r[i];                                         \
+#define AMO_EXTENDED_KERNEL(T, N)                                                                 \
+  __global__ void amo_extended_##N(ishmemx_device_handle_t h, bool use_handle, T *w, double *out, \
+                                   int pe) {                                                      \
+    T r[4];                                                                                       \
+    CALL(use_handle, ishmem_##N##_atomic_set, w, (T)1.5, pe);                                     \
+    r[0] = CALL(use_handle, ishmem_##N##_atomic_fetch, w, pe);                                    \
+    r[1] = CALL(use_handle, ishmem_##N##_atomic_swap, w, (T)2.5, pe);                             \
+    CALL(use_handle, ishmem_##N##_atomic_swap_nbi, &r[2], w, (T)3.25, pe);                        \
+    CALL(use_handle, ishmem_##N##_atomic_fetch_nbi, &r[3], w, pe);                                \
+    use_handle ? ishmem_quiet(h) : ishmem_quiet();                                                \
+    for (int i = 0; i < 4; ++i) out[i] = (double)r[i];                                            \
   }
 
 // Runs `launch(use_handle, word on the right PE, results)` for both forms and checks the
@@ -134,47 +134,47 @@ void check_amo_sequence(const char *what, const R *expected, std::size_t n, R fi
   std::vector<T> words = to_host(w, 2);
   for (int form = 0; form < 2; ++form) {
     std::string name = std::string(what) + (form ? " (handle)" : " (no argument)");
-    ishmem_test::expect_elements(got.data() + 16 * form, n,
-                                 [&](std::size_t i) { return expected[i]; }, name + " results");
+    ishmem_test::expect_elements(
+        got.data() + 16 * form, n, [&](std::size_t i) { return expected[i]; }, name + " results");
     EXPECT_EQ(static_cast<R>(words[form]), final_value) << name << ": final value";
   }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ASSERT_EQ(ishmem_free(w), ISHMEM_SUCCESS);
 }
 
-#define AMO_STANDARD_TEST(T, N)                                                              \
-  AMO_STANDARD_KERNEL(T, N)                                                                  \
-  TEST(DeviceAmoStandard, N) {                                                               \
-    SKIP_WITHOUT_GPU();                                                                      \
-    ishmemx_device_handle_t h = handle();                                                    \
-    check_amo_sequence<T, unsigned long long>(                                               \
-        #N, kStdExpected, 11, kStdFinal, [&](bool hf, T *w, unsigned long long *out) {      \
-          amo_standard_##N<<<1, 1>>>(h, hf, w, out, right_pe());                             \
-        });                                                                                  \
+#define AMO_STANDARD_TEST(T, N)                                                        \
+  AMO_STANDARD_KERNEL(T, N)                                                            \
+  TEST(DeviceAmoStandard, N) {                                                         \
+    SKIP_WITHOUT_GPU();                                                                \
+    ishmemx_device_handle_t h = handle();                                              \
+    check_amo_sequence<T, unsigned long long>(                                         \
+        #N, kStdExpected, 11, kStdFinal, [&](bool hf, T *w, unsigned long long *out) { \
+          amo_standard_##N<<<1, 1>>>(h, hf, w, out, right_pe());                       \
+        });                                                                            \
   }
 ISHMEMI_AMO_STANDARD_TYPES(AMO_STANDARD_TEST)
 
-#define AMO_BITWISE_TEST(T, N)                                                               \
-  AMO_BITWISE_KERNEL(T, N)                                                                   \
-  TEST(DeviceAmoBitwise, N) {                                                                \
-    SKIP_WITHOUT_GPU();                                                                      \
-    ishmemx_device_handle_t h = handle();                                                    \
-    check_amo_sequence<T, unsigned long long>(                                               \
-        #N, kBitExpected, 6, kBitFinal, [&](bool hf, T *w, unsigned long long *out) {       \
-          amo_bitwise_##N<<<1, 1>>>(h, hf, w, out, right_pe());                              \
-        });                                                                                  \
+#define AMO_BITWISE_TEST(T, N)                                                        \
+  AMO_BITWISE_KERNEL(T, N)                                                            \
+  TEST(DeviceAmoBitwise, N) {                                                         \
+    SKIP_WITHOUT_GPU();                                                               \
+    ishmemx_device_handle_t h = handle();                                             \
+    check_amo_sequence<T, unsigned long long>(                                        \
+        #N, kBitExpected, 6, kBitFinal, [&](bool hf, T *w, unsigned long long *out) { \
+          amo_bitwise_##N<<<1, 1>>>(h, hf, w, out, right_pe());                       \
+        });                                                                           \
   }
 ISHMEMI_AMO_BITWISE_TYPES(AMO_BITWISE_TEST)
 
-#define AMO_EXTENDED_TEST(T, N)                                                              \
-  AMO_EXTENDED_KERNEL(T, N)                                                                  \
-  TEST(DeviceAmoExtended, N) {                                                               \
-    SKIP_WITHOUT_GPU();                                                                      \
-    ishmemx_device_handle_t h = handle();                                                    \
-    check_amo_sequence<T, double>(#N, kExtExpected, 4, kExtFinal,                            \
-                                  [&](bool hf, T *w, double *out) {                          \
-                                    amo_extended_##N<<<1, 1>>>(h, hf, w, out, right_pe());   \
-                                  });                                                        \
+#define AMO_EXTENDED_TEST(T, N)                                                            \
+  AMO_EXTENDED_KERNEL(T, N)                                                                \
+  TEST(DeviceAmoExtended, N) {                                                             \
+    SKIP_WITHOUT_GPU();                                                                    \
+    ishmemx_device_handle_t h = handle();                                                  \
+    check_amo_sequence<T, double>(#N, kExtExpected, 4, kExtFinal,                          \
+                                  [&](bool hf, T *w, double *out) {                        \
+                                    amo_extended_##N<<<1, 1>>>(h, hf, w, out, right_pe()); \
+                                  });                                                      \
   }
 ISHMEMI_AMO_EXTENDED_ONLY_TYPES(AMO_EXTENDED_TEST)
 
@@ -258,7 +258,7 @@ TEST(DeviceAmoContention, CompareSwapLock) {
   preload(locked_increments);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   locked_increments<<<kLockBlocks, 32>>>(handle(), lock, counter,
-                                          timeouts.as<unsigned long long>());
+                                         timeouts.as<unsigned long long>());
   GPU_LAUNCHED();
   EXPECT_EQ(to_host(timeouts.as<unsigned long long>(), 1)[0], 0u) << "the lock was never free";
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
@@ -315,8 +315,7 @@ __global__ void signal_pingpong(ishmemx_device_handle_t h, char *buf, char *src,
               ishmem_putmem_signal(h, outbox, my_src, bytes, their_sig, value, op, target);
             break;
           default:
-            ishmemx_putmem_signal_nbi_block(h, outbox, my_src, bytes, their_sig, value, op,
-                                            target);
+            ishmemx_putmem_signal_nbi_block(h, outbox, my_src, bytes, their_sig, value, op, target);
             if (threadIdx.x == 0) ishmem_quiet();
         }
         __syncthreads();
@@ -351,8 +350,8 @@ void run_pingpong(bool self, std::size_t bytes, int rounds) {
   const bool plays = self || peer < n_pes();
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   if (plays) {
-    signal_pingpong<<<self ? 2 : 1, 256>>>(handle(), buf, src.as<char>(), bytes, sig, rounds,
-                                           peer, self, bad.as<unsigned long long>());
+    signal_pingpong<<<self ? 2 : 1, 256>>>(handle(), buf, src.as<char>(), bytes, sig, rounds, peer,
+                                           self, bad.as<unsigned long long>());
     GPU_LAUNCHED();
   }
   unsigned long long b = to_host(bad.as<unsigned long long>(), 1)[0];
@@ -381,85 +380,84 @@ TEST(DeviceSignal, PingPongInsideOneKernel) {
 const unsigned long long kNone = ~0ull;
 // What part 1 records, in order (kNone: SIZE_MAX; indices follow the _some counts).
 const unsigned long long kWaitExpected[] = {
-    1, 0, 1, 0, 1, 0,        // test: EQ, NE, GT, GE, LT, LE
-    1, 0, 1,                 // test_all
-    kNone, 3,                // test_any
-    4, 1, 3, 4, 5,           // test_some and its indices
-    1, 0,                    // test_all_vector
-    1,                       // test_any_vector
-    2, 3, 5,                 // test_some_vector and its indices
-    0, 0,                    // wait_until, wait_until_all
-    4,                       // wait_until_any
-    2, 0, 1,                 // wait_until_some and its indices
-    0,                       // wait_until_all_vector
-    1,                       // wait_until_any_vector
-    1, 0,                    // wait_until_some_vector and its index
-    kNone, 0,                // every entry excluded: wait_until_any, wait_until_some
+    1, 0, 1, 0, 1, 0,  // test: EQ, NE, GT, GE, LT, LE
+    1, 0, 1,           // test_all
+    kNone, 3,          // test_any
+    4, 1, 3, 4, 5,     // test_some and its indices
+    1, 0,              // test_all_vector
+    1,                 // test_any_vector
+    2, 3, 5,           // test_some_vector and its indices
+    0, 0,              // wait_until, wait_until_all
+    4,                 // wait_until_any
+    2, 0, 1,           // wait_until_some and its indices
+    0,                 // wait_until_all_vector
+    1,                 // wait_until_any_vector
+    1, 0,              // wait_until_some_vector and its index
+    kNone, 0,          // every entry excluded: wait_until_any, wait_until_some
     // part 2
-    4, 0, 1, 3};             // waited any, waited all, test_all after it, signal seen
+    4, 0, 1, 3};  // waited any, waited all, test_all after it, signal seen
 constexpr int kWaitResults = sizeof(kWaitExpected) / sizeof(kWaitExpected[0]);
 
-#define WAIT_KERNEL(T, N)                                                                      \
-  __global__ void wait_calls_##N(ishmemx_device_handle_t h, bool use_handle, T *iv, T *iv2,    \
-                                 uint64_t *sig, const int *status, const int *excluded,        \
-                                 const T *cv, const T *cv2, size_t *idx,                       \
-                                 unsigned long long *out) {                                    \
-    const bool hf = use_handle;                                                                \
-    if (threadIdx.x != 0) return;                                                              \
-    if (blockIdx.x == 1) { /* part 2's setter */                                               \
-      const int me = ishmem_my_pe(h);                                                          \
-      spin_cycles(40000);                                                                      \
-      CALL(hf, ishmem_##N##_atomic_set, iv2 + 4, (T)7, me);                                    \
-      spin_cycles(40000);                                                                      \
-      for (int i = 0; i < 6; ++i)                                                              \
-        if (i != 4) CALL(hf, ishmem_##N##_atomic_add, iv2 + i, (T)1, me);                      \
-      for (int i = 0; i < 3; ++i) {                                                            \
-        spin_cycles(20000);                                                                    \
-        CALL(hf, ishmem_putmem_signal, iv2 + 6, iv2 + 6, 0, sig, 1, ISHMEM_SIGNAL_ADD, me);    \
-      }                                                                                        \
-      return;                                                                                  \
-    }                                                                                          \
-    int k = 0;                                                                                 \
-    auto put = [&](unsigned long long v) { out[k++] = v; };                                    \
-    auto put_idx = [&](size_t count) {                                                         \
-      put(count);                                                                              \
-      for (size_t i = 0; i < count; ++i) put(idx[i]);                                          \
-    };                                                                                         \
-    put(CALL(hf, ishmem_##N##_test, iv + 0, ISHMEM_CMP_EQ, (T)1));                             \
-    put(CALL(hf, ishmem_##N##_test, iv + 0, ISHMEM_CMP_NE, (T)1));                             \
-    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_GT, (T)1));                             \
-    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_GE, (T)3));                             \
-    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_LT, (T)3));                             \
-    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_LE, (T)1));                             \
-    put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_GT, (T)0));                  \
-    put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_GT, (T)1));                  \
-    put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_LE, (T)6));                  \
-    put(CALL(hf, ishmem_##N##_test_any, iv, 6, status, ISHMEM_CMP_EQ, (T)3));                  \
-    put(CALL(hf, ishmem_##N##_test_any, iv, 6, status, ISHMEM_CMP_GE, (T)4));                  \
-    put_idx(CALL(hf, ishmem_##N##_test_some, iv, 6, idx, status, ISHMEM_CMP_GE, (T)2));        \
-    put(CALL(hf, ishmem_##N##_test_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv));             \
-    put(CALL(hf, ishmem_##N##_test_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));            \
-    put(CALL(hf, ishmem_##N##_test_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));            \
-    put_idx(CALL(hf, ishmem_##N##_test_some_vector, iv, 6, idx, status, ISHMEM_CMP_LT, cv2));  \
-    put(CALL(hf, ishmem_##N##_wait_until, iv + 3, ISHMEM_CMP_EQ, (T)4));                       \
-    put(CALL(hf, ishmem_##N##_wait_until_all, iv, 6, status, ISHMEM_CMP_GE, (T)1));            \
-    put(CALL(hf, ishmem_##N##_wait_until_any, iv, 6, status, ISHMEM_CMP_GT, (T)4));            \
-    put_idx(CALL(hf, ishmem_##N##_wait_until_some, iv, 6, idx, status, ISHMEM_CMP_LE, (T)2));  \
-    put(CALL(hf, ishmem_##N##_wait_until_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv));       \
-    put(CALL(hf, ishmem_##N##_wait_until_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));      \
-    put_idx(                                                                                   \
-        CALL(hf, ishmem_##N##_wait_until_some_vector, iv, 6, idx, status, ISHMEM_CMP_GT, cv2)); \
-    put(CALL(hf, ishmem_##N##_wait_until_any, iv, 6, excluded, ISHMEM_CMP_EQ, (T)1));          \
-    put(CALL(hf, ishmem_##N##_wait_until_some, iv, 6, idx, excluded, ISHMEM_CMP_EQ, (T)1));    \
-    /* part 2: values that arrive while we wait */                                             \
-    put(CALL(hf, ishmem_##N##_wait_until_any, iv2, 6, nullptr, ISHMEM_CMP_EQ, (T)7));          \
-    put(CALL(hf, ishmem_##N##_wait_until_all, iv2, 6, nullptr, ISHMEM_CMP_GE, (T)1));          \
-    put(CALL(hf, ishmem_##N##_test_all, iv2, 6, nullptr, ISHMEM_CMP_GE, (T)1));                \
-    put(CALL(hf, ishmem_signal_wait_until, sig, ISHMEM_CMP_EQ, 3));                            \
-  }                                                                                            \
-  TEST(DeviceWaitTest, N) {                                                                    \
-    SKIP_WITHOUT_GPU();                                                                        \
-    run_wait_calls<T>(#N, wait_calls_##N);                                                     \
+#define WAIT_KERNEL(T, N)                                                                          \
+  __global__ void wait_calls_##N(                                                                  \
+      ishmemx_device_handle_t h, bool use_handle, T *iv, T *iv2, uint64_t *sig, const int *status, \
+      const int *excluded, const T *cv, const T *cv2, size_t *idx, unsigned long long *out) {      \
+    const bool hf = use_handle;                                                                    \
+    if (threadIdx.x != 0) return;                                                                  \
+    if (blockIdx.x == 1) { /* part 2's setter */                                                   \
+      const int me = ishmem_my_pe(h);                                                              \
+      spin_cycles(40000);                                                                          \
+      CALL(hf, ishmem_##N##_atomic_set, iv2 + 4, (T)7, me);                                        \
+      spin_cycles(40000);                                                                          \
+      for (int i = 0; i < 6; ++i)                                                                  \
+        if (i != 4) CALL(hf, ishmem_##N##_atomic_add, iv2 + i, (T)1, me);                          \
+      for (int i = 0; i < 3; ++i) {                                                                \
+        spin_cycles(20000);                                                                        \
+        CALL(hf, ishmem_putmem_signal, iv2 + 6, iv2 + 6, 0, sig, 1, ISHMEM_SIGNAL_ADD, me);        \
+      }                                                                                            \
+      return;                                                                                      \
+    }                                                                                              \
+    int k = 0;                                                                                     \
+    auto put = [&](unsigned long long v) { out[k++] = v; };                                        \
+    auto put_idx = [&](size_t count) {                                                             \
+      put(count);                                                                                  \
+      for (size_t i = 0; i < count; ++i) put(idx[i]);                                              \
+    };                                                                                             \
+    put(CALL(hf, ishmem_##N##_test, iv + 0, ISHMEM_CMP_EQ, (T)1));                                 \
+    put(CALL(hf, ishmem_##N##_test, iv + 0, ISHMEM_CMP_NE, (T)1));                                 \
+    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_GT, (T)1));                                 \
+    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_GE, (T)3));                                 \
+    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_LT, (T)3));                                 \
+    put(CALL(hf, ishmem_##N##_test, iv + 1, ISHMEM_CMP_LE, (T)1));                                 \
+    put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_GT, (T)0));                      \
+    put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_GT, (T)1));                      \
+    put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_LE, (T)6));                      \
+    put(CALL(hf, ishmem_##N##_test_any, iv, 6, status, ISHMEM_CMP_EQ, (T)3));                      \
+    put(CALL(hf, ishmem_##N##_test_any, iv, 6, status, ISHMEM_CMP_GE, (T)4));                      \
+    put_idx(CALL(hf, ishmem_##N##_test_some, iv, 6, idx, status, ISHMEM_CMP_GE, (T)2));            \
+    put(CALL(hf, ishmem_##N##_test_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv));                 \
+    put(CALL(hf, ishmem_##N##_test_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));                \
+    put(CALL(hf, ishmem_##N##_test_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));                \
+    put_idx(CALL(hf, ishmem_##N##_test_some_vector, iv, 6, idx, status, ISHMEM_CMP_LT, cv2));      \
+    put(CALL(hf, ishmem_##N##_wait_until, iv + 3, ISHMEM_CMP_EQ, (T)4));                           \
+    put(CALL(hf, ishmem_##N##_wait_until_all, iv, 6, status, ISHMEM_CMP_GE, (T)1));                \
+    put(CALL(hf, ishmem_##N##_wait_until_any, iv, 6, status, ISHMEM_CMP_GT, (T)4));                \
+    put_idx(CALL(hf, ishmem_##N##_wait_until_some, iv, 6, idx, status, ISHMEM_CMP_LE, (T)2));      \
+    put(CALL(hf, ishmem_##N##_wait_until_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv));           \
+    put(CALL(hf, ishmem_##N##_wait_until_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));          \
+    put_idx(                                                                                       \
+        CALL(hf, ishmem_##N##_wait_until_some_vector, iv, 6, idx, status, ISHMEM_CMP_GT, cv2));    \
+    put(CALL(hf, ishmem_##N##_wait_until_any, iv, 6, excluded, ISHMEM_CMP_EQ, (T)1));              \
+    put(CALL(hf, ishmem_##N##_wait_until_some, iv, 6, idx, excluded, ISHMEM_CMP_EQ, (T)1));        \
+    /* part 2: values that arrive while we wait */                                                 \
+    put(CALL(hf, ishmem_##N##_wait_until_any, iv2, 6, nullptr, ISHMEM_CMP_EQ, (T)7));              \
+    put(CALL(hf, ishmem_##N##_wait_until_all, iv2, 6, nullptr, ISHMEM_CMP_GE, (T)1));              \
+    put(CALL(hf, ishmem_##N##_test_all, iv2, 6, nullptr, ISHMEM_CMP_GE, (T)1));                    \
+    put(CALL(hf, ishmem_signal_wait_until, sig, ISHMEM_CMP_EQ, 3));                                \
+  }                                                                                                \
+  TEST(DeviceWaitTest, N) {                                                                        \
+    SKIP_WITHOUT_GPU();                                                                            \
+    run_wait_calls<T>(#N, wait_calls_##N);                                                         \
   }
 
 template <class T, class Kernel>
@@ -481,13 +479,12 @@ void run_wait_calls(const char *name, Kernel kernel) {
     GPU_OK(gpuMemset(sig, 0, 2 * sizeof(uint64_t)));
     GPU_OK(gpuMemset(out.ptr, 0xff, out.bytes));
     kernel<<<2, 32>>>(h, form == 1, iv, iv + 6, sig, status.as<int>(), excluded.as<int>(),
-                      cv.as<T>(), cv2.as<T>(), idx.as<size_t>(),
-                      out.as<unsigned long long>());
+                      cv.as<T>(), cv2.as<T>(), idx.as<size_t>(), out.as<unsigned long long>());
     GPU_LAUNCHED();
     std::vector<unsigned long long> got = run_results(kWaitResults, out);
-    ishmem_test::expect_elements(got.data(), kWaitResults,
-                                 [](std::size_t i) { return kWaitExpected[i]; },
-                                 std::string(name) + (form ? " (handle)" : " (no argument)"));
+    ishmem_test::expect_elements(
+        got.data(), kWaitResults, [](std::size_t i) { return kWaitExpected[i]; },
+        std::string(name) + (form ? " (handle)" : " (no argument)"));
   }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ishmem_free(sig);
@@ -518,9 +515,9 @@ __global__ void litmus(LitmusChannel fence_ch, LitmusChannel signal_ch, int righ
                        unsigned long long *stale, unsigned long long *timeouts) {
   if (threadIdx.x != 0) return;
   const int me = ishmem_my_pe();
-  const int role = blockIdx.x;        // 0-3 produce, 4-7 consume
-  const bool use_signal = role & 1;   // which channel
-  const bool to_self = role & 2;      // whose heap
+  const int role = blockIdx.x;       // 0-3 produce, 4-7 consume
+  const bool use_signal = role & 1;  // which channel
+  const bool to_self = role & 2;     // whose heap
   const LitmusChannel &ch = use_signal ? signal_ch : fence_ch;
   const int channel = (use_signal ? 1 : 0) + (to_self ? 2 : 0);
   // Channels to self and to the right PE use separate halves of each buffer.
@@ -595,8 +592,8 @@ __device__ void check_slot(const int *slots, int r, int want, unsigned long long
   if (ishmem_int_atomic_fetch(slots + r, ishmem_my_pe()) != want) atomicAdd(bad, 1ull);
 }
 
-__global__ void device_barrier_rounds(ishmemx_device_handle_t h, int *slots, int rounds,
-                                      int right, int left, unsigned long long *bad) {
+__global__ void device_barrier_rounds(ishmemx_device_handle_t h, int *slots, int rounds, int right,
+                                      int left, unsigned long long *bad) {
   const int me = ishmem_my_pe();
   for (int r = 1; r <= rounds; ++r) {
     if (threadIdx.x == 0) ishmem_int_p(slots + r, r * 1000 + me, right);
@@ -673,15 +670,19 @@ void run_barrier_rounds(int rounds, DevicePe device_pe, const char *what) {
 TEST(DeviceBarrier, MixedHostDevice) {
   SKIP_WITHOUT_GPU();
   // Even PEs in kernels, odd PEs on streams; then the other way round; then all on streams.
-  run_barrier_rounds(kBarrierRounds, [](int pe) { return pe % 2 == 0; }, "even PEs on the device");
-  run_barrier_rounds(kBarrierRounds, [](int pe) { return pe % 2 == 1; }, "odd PEs on the device");
-  run_barrier_rounds(4, [](int) { return false; }, "every PE on a stream");
+  run_barrier_rounds(
+      kBarrierRounds, [](int pe) { return pe % 2 == 0; }, "even PEs on the device");
+  run_barrier_rounds(
+      kBarrierRounds, [](int pe) { return pe % 2 == 1; }, "odd PEs on the device");
+  run_barrier_rounds(
+      4, [](int) { return false; }, "every PE on a stream");
 }
 
 TEST(DeviceBarrier, AllOnDevice) {
   SKIP_WITHOUT_GPU();
   // Every PE's kernel waits for the others': the GPU switches between them each round.
-  run_barrier_rounds(4, [](int) { return true; }, "every PE on the device");
+  run_barrier_rounds(
+      4, [](int) { return true; }, "every PE on the device");
 }
 
 // ---- Stream-ordered put-with-signal and signal wait -----------------------------------------
@@ -707,7 +708,8 @@ TEST(DeviceSignal, OnStream) {
   gpuStream_t s;
   GPU_OK(gpuStreamCreateWithFlags(&s, gpuStreamNonBlocking));
   preload(check_bytes);
-  for (int r = 0; r < rounds; ++r) fill_bytes<<<1, 256, 0, s>>>(src.as<char>() + r * n, n, my_pe(), r);
+  for (int r = 0; r < rounds; ++r)
+    fill_bytes<<<1, 256, 0, s>>>(src.as<char>() + r * n, n, my_pe(), r);
   GPU_OK(gpuStreamSynchronize(s));
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   for (int r = 0; r < rounds; ++r) {

@@ -25,18 +25,17 @@ inline bool gpu_ok(gpuError_t rc, const char *what, const char *file, int line) 
 }
 #define GPU_OK(call) ::gpu_test::gpu_ok((call), #call, __FILE__, __LINE__)
 // After a launch: the launch status, then the kernel's.
-#define GPU_LAUNCHED() \
-  (GPU_OK(gpuGetLastError()) && GPU_OK(gpuDeviceSynchronize()))
+#define GPU_LAUNCHED() (GPU_OK(gpuGetLastError()) && GPU_OK(gpuDeviceSynchronize()))
 
 inline bool gpu_backend_active() {
   std::string name = ishmemx_backend_name();
   return name == "cuda" || name == "hip";
 }
 // Every PE agrees on the backend, so every PE skips or none does.
-#define SKIP_WITHOUT_GPU()                                                           \
-  do {                                                                               \
-    if (!::gpu_test::gpu_backend_active())                                           \
-      GTEST_SKIP() << "no usable GPU: backend is " << ishmemx_backend_name();        \
+#define SKIP_WITHOUT_GPU()                                                    \
+  do {                                                                        \
+    if (!::gpu_test::gpu_backend_active())                                    \
+      GTEST_SKIP() << "no usable GPU: backend is " << ishmemx_backend_name(); \
   } while (0)
 
 template <class T>

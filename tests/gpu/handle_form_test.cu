@@ -45,16 +45,16 @@ TEST(HandleForm, RingPutGet) {
   GPU_LAUNCHED();
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   std::vector<unsigned char> got = to_host(reinterpret_cast<unsigned char *>(sym), n + 1);
-  ishmem_test::expect_elements(got.data() + 1, n,
-                               [](std::size_t i) { return pattern(left_pe(), i + 1); },
-                               "handle-form block put");
+  ishmem_test::expect_elements(
+      got.data() + 1, n, [](std::size_t i) { return pattern(left_pe(), i + 1); },
+      "handle-form block put");
   EXPECT_EQ(to_host(word, 1)[0], left_pe());
   ring_get<<<1, 64>>>(h, dst.as<char>(), sym, n + 1, word, seen.as<int>());
   GPU_LAUNCHED();
   got = to_host(dst.as<unsigned char>(), n + 1);
-  ishmem_test::expect_elements(got.data() + 1, n,
-                               [](std::size_t i) { return pattern(my_pe(), i + 1); },
-                               "handle-form warp get");
+  ishmem_test::expect_elements(
+      got.data() + 1, n, [](std::size_t i) { return pattern(my_pe(), i + 1); },
+      "handle-form warp get");
   EXPECT_EQ(to_host(seen.as<int>(), 1)[0], my_pe());
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ishmem_free(word);

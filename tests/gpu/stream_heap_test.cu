@@ -29,11 +29,12 @@ TEST(HostRmaOnGpuHeap, PutGetPG) {
   ASSERT_EQ(ishmem_putmem(sym, mine.data(), n, right_pe()), ISHMEM_SUCCESS) << ishmemx_last_error();
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ASSERT_EQ(ishmem_getmem(got.data(), sym, n, my_pe()), ISHMEM_SUCCESS);
-  ishmem_test::expect_elements(got.data(), n, [](std::size_t i) { return pattern(left_pe(), i); },
-                               "host put into a GPU heap");
+  ishmem_test::expect_elements(
+      got.data(), n, [](std::size_t i) { return pattern(left_pe(), i); },
+      "host put into a GPU heap");
   ASSERT_EQ(ishmem_getmem(got.data(), sym, n, right_pe()), ISHMEM_SUCCESS);
-  ishmem_test::expect_elements(got.data(), n, [](std::size_t i) { return pattern(my_pe(), i); },
-                               "host get from a GPU heap");
+  ishmem_test::expect_elements(
+      got.data(), n, [](std::size_t i) { return pattern(my_pe(), i); }, "host get from a GPU heap");
   int *word = static_cast<int *>(ishmem_malloc(sizeof(int)));
   ASSERT_NE(word, nullptr);
   EXPECT_EQ(ishmem_int_p(word, 7 + my_pe(), right_pe()), ISHMEM_SUCCESS);
@@ -45,8 +46,9 @@ TEST(HostRmaOnGpuHeap, PutGetPG) {
   char *grown = static_cast<char *>(ishmem_realloc(sym, 3 * n));
   ASSERT_NE(grown, nullptr) << ishmemx_last_error();
   ASSERT_EQ(ishmem_getmem(got.data(), grown, n, my_pe()), ISHMEM_SUCCESS);
-  ishmem_test::expect_elements(got.data(), n, [](std::size_t i) { return pattern(left_pe(), i); },
-                               "realloc kept the contents");
+  ishmem_test::expect_elements(
+      got.data(), n, [](std::size_t i) { return pattern(left_pe(), i); },
+      "realloc kept the contents");
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ishmem_free(word);
   ishmem_free(grown);
@@ -80,8 +82,9 @@ TEST(OnStream, PutBarrierGet) {
   EXPECT_EQ(ishmemx_getmem_on_stream(back.ptr, sym, n, my_pe(), s), ISHMEM_SUCCESS);
   GPU_OK(gpuStreamSynchronize(s));
   std::vector<unsigned char> got = to_host(back.as<unsigned char>(), n);
-  ishmem_test::expect_elements(got.data(), n, [](std::size_t i) { return pattern(left_pe(), i); },
-                               "put on stream, after barrier on stream");
+  ishmem_test::expect_elements(
+      got.data(), n, [](std::size_t i) { return pattern(left_pe(), i); },
+      "put on stream, after barrier on stream");
   // Host memory as the source, and a second barrier round on the same stream.
   EXPECT_EQ(ishmemx_barrier_all_on_stream(s), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmemx_putmem_on_stream(sym, host_src.data(), n, right_pe(), s), ISHMEM_SUCCESS);
@@ -89,9 +92,9 @@ TEST(OnStream, PutBarrierGet) {
   std::vector<unsigned char> host_back(n);
   EXPECT_EQ(ishmemx_getmem_on_stream(host_back.data(), sym, n, right_pe(), s), ISHMEM_SUCCESS);
   GPU_OK(gpuStreamSynchronize(s));
-  ishmem_test::expect_elements(host_back.data(), n,
-                               [](std::size_t i) { return pattern(my_pe() + 10, i); },
-                               "host buffer put on stream, got from the right PE");
+  ishmem_test::expect_elements(
+      host_back.data(), n, [](std::size_t i) { return pattern(my_pe() + 10, i); },
+      "host buffer put on stream, got from the right PE");
   // Errors are reported at once, not on the stream.
   EXPECT_EQ(ishmemx_putmem_on_stream(sym, src.ptr, n, n_pes(), s), ISHMEM_ERR_INVALID_PE);
   EXPECT_EQ(ishmemx_putmem_on_stream(src.ptr, src.ptr, n, 0, s), ISHMEM_ERR_NOT_SYMMETRIC);
@@ -153,11 +156,12 @@ TEST(HeapGrowth, WhileKernelRuns) {
   unsigned r = to_host(rounds.as<unsigned>(), 1)[0];
   EXPECT_GT(r, 0u);
   std::vector<unsigned> e = to_host(early, n);
-  ishmem_test::expect_elements(e.data(), n, [r](std::size_t) { return r; },
-                               "the early kernel's last round");
+  ishmem_test::expect_elements(
+      e.data(), n, [r](std::size_t) { return r; }, "the early kernel's last round");
   std::vector<unsigned char> got = to_host(reinterpret_cast<unsigned char *>(late), big);
-  ishmem_test::expect_elements(got.data(), big, [](std::size_t i) { return pattern(left_pe(), i); },
-                               "put into the new block");
+  ishmem_test::expect_elements(
+      got.data(), big, [](std::size_t i) { return pattern(left_pe(), i); },
+      "put into the new block");
   (void)gpuStreamDestroy(s1);
   (void)gpuStreamDestroy(s2);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
@@ -175,8 +179,7 @@ TEST(Placement, DeviceAndCpus) {
   GPU_OK(gpuGetDeviceCount(&count));
   GPU_OK(gpuGetDevice(&device));
   const char *forced = getenv("ISHMEM_DEVICE");
-  int want = forced && atoi(forced) >= 0 ? atoi(forced)
-                                         : rt->boot->topology().local_rank % count;
+  int want = forced && atoi(forced) >= 0 ? atoi(forced) : rt->boot->topology().local_rank % count;
   EXPECT_EQ(device, want) << "device chosen by node-local rank (or ISHMEM_DEVICE)";
   EXPECT_NE(where.find("GPU " + std::to_string(want) + " ("), std::string::npos) << where;
   const char *bind = getenv("ISHMEM_BIND");

@@ -41,13 +41,13 @@ std::string resolve(const char *symbol, F &fn) {
   void *ptr = nullptr;
   cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
 #if CUDART_VERSION >= 12050
-  cudaError_t rc = cudaGetDriverEntryPointByVersion(symbol, &ptr, CUDA_VERSION, cudaEnableDefault,
-                                                    &found);
+  cudaError_t rc =
+      cudaGetDriverEntryPointByVersion(symbol, &ptr, CUDA_VERSION, cudaEnableDefault, &found);
 #else
   cudaError_t rc = cudaGetDriverEntryPoint(symbol, &ptr, cudaEnableDefault, &found);
 #endif
-  if (rc != cudaSuccess) return std::string("cudaGetDriverEntryPoint(") + symbol + "): " +
-                                cudaGetErrorString(rc);
+  if (rc != cudaSuccess)
+    return std::string("cudaGetDriverEntryPoint(") + symbol + "): " + cudaGetErrorString(rc);
   if (found != cudaDriverEntryPointSuccess || !ptr)
     return std::string("the CUDA driver has no ") + symbol;
   fn = reinterpret_cast<F>(ptr);
@@ -80,7 +80,8 @@ std::string driver_text(const Driver &d, CUresult rc) {
   const char *text = nullptr;
   if (d.GetErrorString) d.GetErrorString(rc, &text);
   char buf[160];
-  snprintf(buf, sizeof buf, "%s (CUresult %d)", text ? text : "unknown error", static_cast<int>(rc));
+  snprintf(buf, sizeof buf, "%s (CUresult %d)", text ? text : "unknown error",
+           static_cast<int>(rc));
   return buf;
 }
 
@@ -94,15 +95,16 @@ std::string driver_text(const Driver &d, CUresult rc) {
        cudaGetErrorName(rc), file, line);
 }
 
-#define ISHMEMI_CU(call)                                                             \
-  do {                                                                               \
-    CUresult ishmemi_cu_rc = (drv_.call);                                            \
-    if (ishmemi_cu_rc != CUDA_SUCCESS) fail_cu(drv_, ishmemi_cu_rc, "cu" #call, __FILE__, __LINE__); \
+#define ISHMEMI_CU(call)                                            \
+  do {                                                              \
+    CUresult ishmemi_cu_rc = (drv_.call);                           \
+    if (ishmemi_cu_rc != CUDA_SUCCESS)                              \
+      fail_cu(drv_, ishmemi_cu_rc, "cu" #call, __FILE__, __LINE__); \
   } while (0)
 
-#define ISHMEMI_CUDART(call)                                                              \
-  do {                                                                                    \
-    cudaError_t ishmemi_rt_rc = (call);                                                   \
+#define ISHMEMI_CUDART(call)                                                                 \
+  do {                                                                                       \
+    cudaError_t ishmemi_rt_rc = (call);                                                      \
     if (ishmemi_rt_rc != cudaSuccess) fail_cudart(ishmemi_rt_rc, #call, __FILE__, __LINE__); \
   } while (0)
 
@@ -179,9 +181,7 @@ class CudaBackend final : public GpuBackend {
     }
   }
 
-  void unmap(void *addr, std::size_t bytes) override {
-    ISHMEMI_CU(MemUnmap(to_dptr(addr), bytes));
-  }
+  void unmap(void *addr, std::size_t bytes) override { ISHMEMI_CU(MemUnmap(to_dptr(addr), bytes)); }
 
   void release(ChunkHandle handle) override {
     // Called on error paths too: report, never throw over the first error.
@@ -276,8 +276,8 @@ std::unique_ptr<Backend> open_cuda(int local_rank) {
   CUdevice cu_device = 0;
   ISHMEMI_CU(DeviceGet(&cu_device, device));
   int vmm = 0, posix_fd = 0;
-  ISHMEMI_CU(DeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
-                                cu_device));
+  ISHMEMI_CU(
+      DeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, cu_device));
   ISHMEMI_CU(DeviceGetAttribute(
       &posix_fd, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, cu_device));
   if (!vmm) fail(ISHMEM_ERR_UNSUPPORTED, "CUDA device %d has no virtual memory management", device);

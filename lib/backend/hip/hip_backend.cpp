@@ -23,9 +23,9 @@ namespace {
        hipGetErrorName(rc), file, line);
 }
 
-#define ISHMEMI_HIP(call)                                                         \
-  do {                                                                            \
-    hipError_t ishmemi_hip_rc = (call);                                           \
+#define ISHMEMI_HIP(call)                                                                  \
+  do {                                                                                     \
+    hipError_t ishmemi_hip_rc = (call);                                                    \
     if (ishmemi_hip_rc != hipSuccess) fail_hip(ishmemi_hip_rc, #call, __FILE__, __LINE__); \
   } while (0)
 
@@ -96,8 +96,8 @@ class HipBackend final : public GpuBackend {
 
   int export_fd(ChunkHandle handle) override {
     int fd = -1;
-    ISHMEMI_HIP(hipMemExportToShareableHandle(&fd, to_hip(handle),
-                                              hipMemHandleTypePosixFileDescriptor, 0));
+    ISHMEMI_HIP(
+        hipMemExportToShareableHandle(&fd, to_hip(handle), hipMemHandleTypePosixFileDescriptor, 0));
     return fd;
   }
 
@@ -222,8 +222,8 @@ std::unique_ptr<Backend> open_hip(int local_rank) {
   prop.location.type = hipMemLocationTypeDevice;
   prop.location.id = device;
   std::size_t granularity = 0;
-  ISHMEMI_HIP(hipMemGetAllocationGranularity(&granularity, &prop,
-                                             hipMemAllocationGranularityMinimum));
+  ISHMEMI_HIP(
+      hipMemGetAllocationGranularity(&granularity, &prop, hipMemAllocationGranularityMinimum));
   if (granularity == 0 || (granularity & (granularity - 1)) != 0)
     fail(ISHMEM_ERR_BACKEND, "hipMemGetAllocationGranularity gave %zu bytes", granularity);
 

@@ -30,7 +30,8 @@ int main() {
     shift<<<1, 256>>>(sym, src, n);
     bad |= cudaGetLastError() != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess;
     ishmem_barrier_all();
-    bad |= cudaMemcpy(got.data(), sym, (n + 1) * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess;
+    bad |=
+        cudaMemcpy(got.data(), sym, (n + 1) * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess;
     for (size_t i = 0; i < n; ++i) bad |= got[i] != left + 100;
     bad |= got[n] != 1;
     cudaFree(src);
