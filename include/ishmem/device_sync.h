@@ -50,6 +50,27 @@ int ishmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
 
 namespace ishmemi {
 
+/* True if `value` compares true against `target` under ISHMEM_CMP_*; a bad cmp never holds.
+ * Shared by the device waits and the host library's wait_until/test. */
+template <class T>
+ISHMEMI_FN bool holds(T value, int cmp, T target) {
+  switch (cmp) {
+    case ISHMEM_CMP_EQ:
+      return value == target;
+    case ISHMEM_CMP_NE:
+      return value != target;
+    case ISHMEM_CMP_GT:
+      return value > target;
+    case ISHMEM_CMP_GE:
+      return value >= target;
+    case ISHMEM_CMP_LT:
+      return value < target;
+    case ISHMEM_CMP_LE:
+      return value <= target;
+  }
+  return false;
+}
+
 #ifdef ISHMEMI_GPU
 /* ---- System-scope primitives on 32- and 64-bit words ---------------------------------------- */
 
@@ -406,24 +427,6 @@ ISHMEMI_FN uint64_t signal_fetch(const Handle &, const uint64_t *sig_addr) {
 /* ---- Point-to-point synchronization ------------------------------------------------------------
  */
 
-template <class T>
-ISHMEMI_FN bool holds(T value, int cmp, T target) {
-  switch (cmp) {
-    case ISHMEM_CMP_EQ:
-      return value == target;
-    case ISHMEM_CMP_NE:
-      return value != target;
-    case ISHMEM_CMP_GT:
-      return value > target;
-    case ISHMEM_CMP_GE:
-      return value >= target;
-    case ISHMEM_CMP_LT:
-      return value < target;
-    case ISHMEM_CMP_LE:
-      return value <= target;
-  }
-  return false;
-}
 template <class T>
 ISHMEMI_FN T load_acquire(const T *p) {
   return from_word<T>(ld_acquire((const word_t<T> *)p));

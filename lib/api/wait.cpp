@@ -2,6 +2,7 @@
 // the signal reads. Variables are read with acquire loads, so whatever a peer wrote before
 // the value it released is visible once the condition holds.
 #include "api/guard.h"
+#include "ishmem/device.h"
 #include "runtime/sync.h"
 
 using namespace ishmem::detail;
@@ -10,24 +11,7 @@ namespace {
 
 constexpr std::size_t kNone = SIZE_MAX;
 
-template <class T>
-bool holds(T value, int cmp, T target) {
-  switch (cmp) {
-    case ISHMEM_CMP_EQ:
-      return value == target;
-    case ISHMEM_CMP_NE:
-      return value != target;
-    case ISHMEM_CMP_GT:
-      return value > target;
-    case ISHMEM_CMP_GE:
-      return value >= target;
-    case ISHMEM_CMP_LT:
-      return value < target;
-    case ISHMEM_CMP_LE:
-      return value <= target;
-  }
-  return false;
-}
+using ishmemi::holds;  // the same comparison the device waits use
 
 template <class T>
 struct Query {
