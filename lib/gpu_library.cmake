@@ -5,7 +5,7 @@ target_sources(ishmem PRIVATE
   api/device.cpp
   api/stream.cpp
   runtime/gpu_runtime.cpp
-  runtime/placement.cpp)
+  backend/gpu/placement.cpp)
 
 if(ISHMEM_HWLOC_FOUND)
   target_compile_definitions(ishmem PRIVATE ISHMEM_HAVE_HWLOC=1)

@@ -5,7 +5,7 @@
 #include <exception>
 #include <new>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <limits>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 

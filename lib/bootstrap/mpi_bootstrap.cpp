@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 namespace {

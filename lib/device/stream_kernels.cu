@@ -3,7 +3,7 @@
 #include "device/stream_kernels.h"
 
 #include "backend/gpu/gpu_platform.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 namespace {

@@ -1,6 +1,6 @@
 #include "heap/allocator.h"
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 namespace {

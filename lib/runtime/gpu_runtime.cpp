@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "device/device_hooks.h"
-#include "runtime/error.h"
+#include "common/error.h"
 #include "runtime/sync.h"
 
 namespace ishmem::detail {

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "runtime/error.h"
+#include "common/error.h"
 #include "runtime/gpu_runtime.h"
 #include "runtime/sync.h"
 

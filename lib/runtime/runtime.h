@@ -13,7 +13,7 @@
 #include "bootstrap/peer_mesh.h"
 #include "heap/allocator.h"
 #include "heap/symmetric_heap.h"
-#include "runtime/config.h"
+#include "common/config.h"
 #include "transport/mpi_transport.h"
 
 namespace ishmem::detail {

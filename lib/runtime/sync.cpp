@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "ishmem.h"
-#include "runtime/config.h"
+#include "common/config.h"
 #include "runtime/runtime.h"
 
 using namespace ishmem::detail;

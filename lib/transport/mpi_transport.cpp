@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mpi_test_util.h"
-#include "runtime/config.h"
+#include "common/config.h"
 
 using namespace ishmem_test;
 

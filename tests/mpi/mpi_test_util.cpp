@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/config.h"
+#include "common/config.h"
 #include "runtime/runtime.h"
 
 namespace ishmem_test {

@@ -23,7 +23,7 @@
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
 #include "mpi_test_util.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 using namespace ishmem::detail;
 using namespace ishmem_test;

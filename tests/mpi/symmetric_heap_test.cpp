@@ -16,7 +16,7 @@
 #include "bootstrap/peer_mesh.h"
 #include "heap/symmetric_heap.h"
 #include "mpi_test_util.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 using namespace ishmem::detail;
 using namespace ishmem_test;

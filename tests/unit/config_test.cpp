@@ -6,8 +6,8 @@
 #include <set>
 #include <string>
 
-#include "runtime/config.h"
-#include "runtime/error.h"
+#include "common/config.h"
+#include "common/error.h"
 
 using namespace ishmem::detail;
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "bootstrap/fd_channel.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 using namespace ishmem::detail;
 

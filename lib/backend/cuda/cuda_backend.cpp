@@ -11,9 +11,9 @@
 #include <cstdio>
 
 #include "backend/gpu/gpu_backend.h"
-#include "runtime/config.h"
-#include "runtime/error.h"
-#include "runtime/placement.h"
+#include "common/config.h"
+#include "common/error.h"
+#include "backend/gpu/placement.h"
 
 namespace ishmem::detail {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "backend/backend.h"
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "runtime/placement.h"
+#include "backend/gpu/placement.h"
 
 #include <sched.h>
 

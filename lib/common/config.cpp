@@ -1,4 +1,4 @@
-#include "runtime/config.h"
+#include "common/config.h"
 
 #include <cctype>
 #include <cerrno>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/error.h"
+#include "common/error.h"
 
 namespace ishmem::detail {
 
