@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "bootstrap/agreed_step.h"
 #include "common/error.h"
 
 namespace ishmem::detail {
@@ -67,7 +68,7 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
   if (n == 1) return;
 
   // Nothing before the agreement below may throw: a PE that left here would leave its node
-  // peers waiting in all_true. Every failure feeds `ok` instead.
+  // peers waiting in it. Every failure feeds `ok` instead.
   UniqueFd listener(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
   socklen_t len;
   sockaddr_un addr = socket_address(token, topo_.my_pe, len);
@@ -75,10 +76,15 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
             listen(listener.get(), n) == 0;
   int err = ok ? 0 : errno;
   // Nobody connects before everybody listens; a failed listener fails the node together.
-  if (!boot.all_true(ok, true)) {
-    if (!ok) fail(ISHMEM_ERR_SYSTEM, "cannot listen on the bootstrap socket: %s", strerror(err));
-    fail(ISHMEM_ERR_SYSTEM, "a node-local peer could not open its bootstrap socket");
-  }
+  agreed_step(
+      boot.node(),
+      [&] {
+        if (!ok)
+          fail(ISHMEM_ERR_SYSTEM, "cannot listen on the bootstrap socket: %s", strerror(err));
+      },
+      [](int) {
+        fail(ISHMEM_ERR_SYSTEM, "a node-local peer could not open its bootstrap socket");
+      });
   const Deadline deadline = Deadline::after(timeout_s_);
   const uid_t uid = geteuid();
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "bootstrap/agreed_step.h"
 #include "common/error.h"
 
 namespace ishmem::detail {
@@ -48,6 +49,12 @@ SymmetricHeap::~SymmetricHeap() {
   }
 }
 
+void SymmetricHeap::set_transport(MpiTransport *transport) {
+  if (committed_ > 0)
+    fail(ISHMEM_ERR_INTERNAL, "the heap's transport changes with %zu bytes committed", committed_);
+  transport_ = transport;
+}
+
 void SymmetricHeap::commit(std::size_t bytes) {
   if (bytes <= committed_) return;
   if (bytes > stride_)
@@ -71,6 +78,39 @@ void SymmetricHeap::commit(std::size_t bytes) {
     fail(ISHMEM_ERR_INTERNAL, "heap growth of %zu bytes takes %zu chunks, more than %zu", growth,
          step.size(), kMaxFdsPerMessage);
 
+  // Node-local PEs agree first, as they exchanged the chunks and undo a failed step together.
+  // PEs of other nodes agree then; that all-reduce also orders every MPI_Win_attach before any
+  // use of the new memory.
+  const std::size_t grown = committed_ + growth;
+  auto on_node = [&] {
+    StepProgress done{std::vector<std::vector<bool>>(step.size(), std::vector<bool>(n_slots_)),
+                      std::vector<bool>(step.size(), false)};
+    try {
+      agreed_step(
+          boot_.node(), [&] { map_step(step, done); },
+          [&](int) {
+            fail(ISHMEM_ERR_NOMEM, "a node-local peer could not grow the heap to %zu bytes", grown);
+          });
+    } catch (...) {
+      rollback(step, done);
+      throw;
+    }
+    for (const Chunk &c : step) chunks_.push_back(c);
+    committed_ = grown;
+  };
+  if (boot_.topology().n_nodes == 1) return on_node();
+  const std::size_t before = committed_;
+  try {
+    agreed_step(boot_.world(), on_node, [&](int) {
+      fail(ISHMEM_ERR_NOMEM, "a PE on another node could not grow its heap to %zu bytes", bytes);
+    });
+  } catch (...) {
+    trim(before);  // this node's part, where it succeeded
+    throw;
+  }
+}
+
+void SymmetricHeap::map_step(const std::vector<Chunk> &step, StepProgress &done) {
   // Every PE goes through every step, even after a local failure, so that its peers hear of
   // the failure instead of waiting for a timeout, and all agree on the outcome at the end.
   int code = ISHMEM_SUCCESS;
@@ -85,8 +125,6 @@ void SymmetricHeap::commit(std::size_t bytes) {
   // handle (the host backend's are fds), so emptiness is kept apart from the value.
   std::vector<std::optional<ChunkHandle>> own(step.size());
   std::vector<UniqueFd> exported;
-  std::vector<std::vector<bool>> mapped(step.size(), std::vector<bool>(n_slots_, false));
-  std::vector<bool> attached(step.size(), false);  // on_local_chunk(true) returned
   try {
     for (std::size_t i = 0; i < step.size(); ++i) {
       own[i] = backend_.create(step[i].bytes);
@@ -136,11 +174,11 @@ void SymmetricHeap::commit(std::size_t bytes) {
             throw;
           }
           backend_.release(handle);
-          mapped[i][slot] = true;
+          done.mapped[i][slot] = true;
         }
-        if (on_local_chunk) {
-          on_local_chunk(local_base() + c.offset, c.bytes, true);
-          attached[i] = true;
+        if (transport_) {
+          transport_->attach(local_base() + c.offset, c.bytes);
+          done.attached[i] = true;
         }
       }
     } catch (const Error &e) {
@@ -155,35 +193,23 @@ void SymmetricHeap::commit(std::size_t bytes) {
       log(LogLevel::error, "releasing an unused heap chunk: %s", e.what());
     }
   }
-  received.clear();
-
-  bool all_ok = boot_.all_true(code == ISHMEM_SUCCESS, true);
-  if (!all_ok) {
-    rollback(step, mapped, attached);
-    if (code != ISHMEM_SUCCESS) throw Error(code, error);
-    fail(ISHMEM_ERR_NOMEM, "a node-local peer could not grow the heap to %zu bytes",
-         committed_ + growth);
-  }
-  for (const Chunk &c : step) chunks_.push_back(c);
-  committed_ += growth;
+  if (code != ISHMEM_SUCCESS) throw Error(code, error);
 }
 
-void SymmetricHeap::rollback(const std::vector<Chunk> &step,
-                             const std::vector<std::vector<bool>> &mapped,
-                             const std::vector<bool> &attached) {
+void SymmetricHeap::rollback(const std::vector<Chunk> &step, const StepProgress &done) {
   // Undoes exactly what happened, and never stops early: an error here is logged, so that
   // every other chunk is still released and the caller reports the error that caused this.
   for (std::size_t i = 0; i < step.size(); ++i) {
-    if (attached[i] && on_local_chunk) {
+    if (done.attached[i]) {
       try {
-        on_local_chunk(local_base() + step[i].offset, step[i].bytes, false);
+        transport_->detach(local_base() + step[i].offset);
       } catch (const std::exception &e) {
         log(LogLevel::error, "undoing heap growth: detaching the chunk at offset %zu: %s",
             step[i].offset, e.what());
       }
     }
     try {
-      unmap_chunk(step[i], mapped[i]);
+      unmap_chunk(step[i], done.mapped[i]);
     } catch (const std::exception &e) {
       log(LogLevel::error, "undoing heap growth: unmapping the chunk at offset %zu: %s",
           step[i].offset, e.what());
@@ -212,9 +238,9 @@ void SymmetricHeap::trim(std::size_t bytes) {
     Chunk c = chunks_.back();
     // Trimming is deterministic and sends no messages, so every PE must drop the same chunks:
     // a failed detach is logged, and the chunk goes all the same.
-    if (on_local_chunk) {
+    if (transport_) {
       try {
-        on_local_chunk(local_base() + c.offset, c.bytes, false);
+        transport_->detach(local_base() + c.offset);
       } catch (const std::exception &e) {
         log(LogLevel::error, "trimming the heap: detaching the chunk at offset %zu: %s", c.offset,
             e.what());

@@ -1,17 +1,19 @@
 // The symmetric heap's memory: one reserved virtual window of n_local slots of `stride` bytes,
 // slot j holding node-local PE j's heap. Physical memory is committed in chunks on demand:
 // every PE creates its chunk, exports it as an fd, sends it to every local peer, and maps the
-// peers' chunks into their slots. Offsets are managed by the Allocator; this class only
-// commits and releases memory.
+// peers' chunks into their slots. With PEs on other nodes, each PE also attaches its own chunks
+// to the off-node transport's MPI window. Offsets are managed by the Allocator; this class only
+// commits and releases memory. The control segment and the GPU barrier page are such windows
+// too, without a transport.
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <vector>
 
 #include "backend/backend.h"
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
+#include "transport/mpi_transport.h"
 
 namespace ishmem::detail {
 
@@ -38,28 +40,37 @@ class SymmetricHeap {
   std::size_t chunk_count() const { return chunks_.size(); }
   Backend &backend() const { return backend_; }
 
-  // Collective over the node: commits memory so that [0, bytes) is backed on every local PE.
-  // On failure every local PE throws and the heap is as before.
+  // From now on every local chunk is attached to `transport`'s MPI window once mapped, and
+  // detached before it is unmapped. Only while nothing is committed; nullptr stops it.
+  void set_transport(MpiTransport *transport);
+
+  // Collective over every PE: commits memory so that [0, bytes) is backed on every local PE.
+  // The node's PEs agree on the outcome of the exchange, then, with PEs on other nodes, the
+  // world does. On failure every PE throws and the heap is as before.
   void commit(std::size_t bytes);
   // Releases every chunk that lies entirely at or past `bytes` (deterministic, no messages).
-  // A failing on_local_chunk(false) is logged and the chunk released anyway.
+  // A failing detach is logged and the chunk released anyway.
   void trim(std::size_t bytes);
-
-  // Told of each local chunk mapped (true) or about to be unmapped (false); used to attach
-  // memory to the off-node MPI window.
-  std::function<void(char *addr, std::size_t bytes, bool mapped)> on_local_chunk;
 
  private:
   struct Chunk {
     std::size_t offset;
     std::size_t bytes;
   };
+  // What a growth step has done on this PE so far, so that a failed one is undone exactly.
+  struct StepProgress {
+    std::vector<std::vector<bool>> mapped;  // by chunk and slot
+    std::vector<bool> attached;             // by chunk: attached to the transport
+  };
+  // This PE's part of a growth step: creates, exchanges, maps and attaches `step`'s chunks,
+  // recording what it did in `done`. Goes through the exchange even after a local failure;
+  // throws the first error at the end.
+  void map_step(const std::vector<Chunk> &step, StepProgress &done);
   // Unmaps `chunk` from every slot marked in `slots`; tries them all, then throws the first error.
   void unmap_chunk(const Chunk &chunk, const std::vector<bool> &slots);
-  // Undoes a failed commit step: detaches the chunks that were attached, unmaps what was mapped.
+  // Undoes a failed step: detaches the chunks that were attached, unmaps what was mapped.
   // Never throws; errors are logged.
-  void rollback(const std::vector<Chunk> &step, const std::vector<std::vector<bool>> &mapped,
-                const std::vector<bool> &attached);
+  void rollback(const std::vector<Chunk> &step, const StepProgress &done);
 
   Backend &backend_;
   PeerMesh &mesh_;
@@ -75,6 +86,7 @@ class SymmetricHeap {
   std::size_t committed_ = 0;
   std::uint64_t exchange_tag_ = 0;
   std::vector<Chunk> chunks_;
+  MpiTransport *transport_ = nullptr;  // the off-node MPI window, if any
 };
 
 }  // namespace ishmem::detail

@@ -99,7 +99,7 @@ void run_stream_barrier(void *arg) {
 }  // namespace
 
 GpuBackend *gpu_backend(const Runtime &rt) {
-  return dynamic_cast<GpuBackend *>(rt.backend.get());
+  return dynamic_cast<GpuBackend *>(rt.backend);
 }
 
 namespace {

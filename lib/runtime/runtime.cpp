@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "bootstrap/agreed_step.h"
 #include "common/error.h"
 #include "runtime/gpu_runtime.h"
 #include "runtime/sync.h"
@@ -12,8 +13,6 @@ FastPath g_fast;
 Runtime *g_rt = nullptr;
 
 namespace {
-
-constexpr std::size_t kControlBytes = 64 * 1024;
 
 LogLevel level_of(const std::string &name) {
   if (name == "none") return LogLevel::none;
@@ -48,28 +47,6 @@ std::unique_ptr<Backend> choose_backend(const Runtime &rt) {
   if (everyone) return gpu;
   if (wanted == "auto" && !why.empty()) log(LogLevel::info, "host backend: %s", why.c_str());
   return make_host_backend();
-}
-
-// Runs one setup step and agrees on its outcome over `comm`: throws on every PE if it failed
-// on any, with this PE's own error where it has one.
-template <class Step>
-void agreed_step(MPI_Comm comm, const char *what, Step &&step) {
-  int code = ISHMEM_SUCCESS;
-  std::string text;
-  try {
-    step();
-  } catch (const Error &e) {
-    code = e.code();
-    text = e.what();
-  } catch (const std::exception &e) {
-    code = ISHMEM_ERR_INTERNAL;
-    text = e.what();
-  }
-  // Status codes are negative: the minimum is a failing PE's code, which the others report.
-  int worst = ISHMEM_SUCCESS;
-  ISHMEMI_CHECK_MPI(MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, comm));
-  if (code != ISHMEM_SUCCESS) throw Error(code, text);
-  if (worst != ISHMEM_SUCCESS) fail(worst, "ishmem_init: another PE failed while %s", what);
 }
 
 std::uint64_t text_hash(const std::string &text) {
@@ -112,41 +89,22 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   rt->owns_mpi = owns_mpi;
   // Every step that can fail on one PE alone is agreed on before the next collective one,
   // so that a failure fails every PE at the same point instead of leaving the others waiting.
-  agreed_step(comm, "reading the ISHMEM_* variables", [&] { rt->config = load_config(); });
+  agreed_setup_step(comm, "reading the ISHMEM_* variables", [&] { rt->config = load_config(); });
   check_config_agrees(comm, rt->config);
   set_log_level(level_of(rt->config.log));
 
-  agreed_step(comm, "MPI setup", [&] {
+  agreed_setup_step(comm, "MPI setup", [&] {
     rt->boot = std::make_unique<MpiBootstrap>(comm, rt->config.node_local == "self");
   });
   const Topology &topo = rt->boot->topology();
-  agreed_step(comm, "connecting node-local PEs", [&] {
+  agreed_setup_step(comm, "connecting node-local PEs", [&] {
     rt->mesh = std::make_unique<PeerMesh>(*rt->boot, rt->config.bootstrap_timeout);
-    rt->control_backend = make_host_backend();
-    rt->control = std::make_unique<SymmetricHeap>(*rt->control_backend, *rt->mesh, *rt->boot,
-                                                  kControlBytes, kControlBytes);
   });
-  rt->control->commit(kControlBytes);  // agrees on its outcome itself
-  new (rt->control_block(topo.local_rank)) ControlBlock{};
-
-  rt->backend = choose_backend(*rt);
-  agreed_step(comm, "reserving the heap", [&] {
-    rt->heap = std::make_unique<SymmetricHeap>(*rt->backend, *rt->mesh, *rt->boot,
-                                               rt->config.symmetric_size, rt->config.chunk_size);
-    rt->allocator = std::make_unique<Allocator>(rt->heap->stride());
-  });
-  if (rt->multi_node()) {
-    agreed_step(comm, "creating the MPI window", [&] {
-      rt->remote = std::make_unique<MpiTransport>(rt->boot->world(), rt->heap->local_base());
-    });
-    MpiTransport *remote = rt->remote.get();
-    rt->heap->on_local_chunk = [remote](char *addr, std::size_t bytes, bool mapped) {
-      if (mapped)
-        remote->attach(addr, bytes);
-      else
-        remote->detach(addr);
-    };
-  }
+  std::unique_ptr<Backend> backend = choose_backend(*rt);
+  // Collective: the control segment, the heap's window and the MPI window; agrees on each.
+  rt->heap = std::make_unique<Heap>(std::move(backend), *rt->mesh, *rt->boot, rt->config);
+  rt->backend = &rt->heap->backend();
+  rt->remote = rt->heap->transport();
 
   rt->pe_slot = topo.pe_slot;
   bool contiguous = true;
@@ -169,7 +127,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.atomic_bytes = fast.direct_atomics ? fast.stride : 0;
   fast.initialized = true;
   // Device state and stream barriers (GPU backends only).
-  agreed_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });
+  agreed_setup_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });
   sync_all(*rt);
   log(LogLevel::info, "initialized: %d PEs, %d on this node (slot %d), %s backend, heap %zu bytes",
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());
@@ -186,11 +144,9 @@ void runtime_finalize() {
   g_rt = nullptr;
   std::unique_ptr<Runtime> owned(&rt);
   bool owns_mpi = rt.owns_mpi;
-  if (rt.remote) {
-    // Unmap (and detach) every chunk while the MPI window still exists.
-    rt.heap->trim(0);
-    rt.remote.reset();
-  }
+  // With an MPI window, unmap (and detach) every chunk while it still exists, so that an error
+  // reaches the caller; the heap then frees the window before the backend.
+  if (rt.remote) rt.heap->unmap_all();
   owned.reset();
   if (owns_mpi) {
     int finalized = 0;

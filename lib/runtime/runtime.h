@@ -1,8 +1,7 @@
 // The state ishmem_init builds. `g_fast` holds what every RMA call reads (one cache line);
-// `g_rt` owns everything else.
+// `g_rt` owns everything else: the MPI side, the node's fd mesh and the heap.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -11,9 +10,8 @@
 #include "backend/backend.h"
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
-#include "heap/allocator.h"
-#include "heap/symmetric_heap.h"
 #include "common/config.h"
+#include "heap/heap.h"
 #include "transport/mpi_transport.h"
 
 namespace ishmem::detail {
@@ -42,44 +40,18 @@ struct alignas(64) FastPath {
 };
 extern FastPath g_fast __attribute__((visibility("hidden")));
 
-// One PE's part of the control segment: host shared memory mapped by every local peer.
-struct CollectiveRecord {
-  std::uint64_t seq;      // collective call number
-  std::uint64_t op;       // which call
-  std::uint64_t arg[2];   // its arguments
-  std::uint64_t history;  // hash of every earlier collective call on this PE
-};
-
-struct alignas(64) ControlBlock {
-  std::atomic<std::uint64_t> barrier_epoch;
-  char pad[56];
-  CollectiveRecord records[2];  // double-buffered by seq parity
-};
-
 struct Runtime {
-  // The heap's chunk callback points into `remote`, which is destroyed first.
-  ~Runtime() {
-    if (heap) heap->on_local_chunk = nullptr;
-  }
   Config config;
   bool owns_mpi = false;
   std::unique_ptr<MpiBootstrap> boot;
   std::unique_ptr<PeerMesh> mesh;
-  std::unique_ptr<Backend> control_backend;
-  std::unique_ptr<SymmetricHeap> control;
-  std::unique_ptr<Backend> backend;
-  std::unique_ptr<SymmetricHeap> heap;
-  std::unique_ptr<MpiTransport> remote;  // only with PEs on other nodes
-  std::unique_ptr<Allocator> allocator;
+  std::unique_ptr<Heap> heap;  // with the backend, the control segment and the MPI window
+  // The heap's backend and its off-node transport (nullptr with one node), which the heap
+  // owns: the RMA, atomic and wait slow paths reach them here in one load.
+  Backend *backend = nullptr;
+  MpiTransport *remote = nullptr;
   std::vector<int> pe_slot;
-  std::uint64_t barrier_epoch = 0;
-  std::uint64_t collective_seq = 0;
-  std::uint64_t history = 0;
 
-  ControlBlock *control_block(int slot) const {
-    return reinterpret_cast<ControlBlock *>(control->window() +
-                                            control->stride() * static_cast<std::size_t>(slot));
-  }
   bool multi_node() const { return boot->topology().n_nodes > 1; }
 };
 extern Runtime *g_rt;

@@ -1,6 +1,7 @@
 #include "transport/mpi_transport.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 
 #include "common/error.h"
@@ -102,6 +103,13 @@ void MpiTransport::flush_all() {
   if (!dirty_) return;
   ISHMEMI_CHECK_MPI(MPI_Win_flush_all(win_));
   dirty_ = false;
+}
+
+void quiet_rma(MpiTransport *remote) {
+  // Stores to mapped peer memory are ordinary stores: a full fence makes them visible before
+  // anything this PE does next (see docs/MEMORY_MODEL.md).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (remote) remote->flush_all();
 }
 
 }  // namespace ishmem::detail

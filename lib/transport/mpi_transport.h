@@ -14,12 +14,14 @@ class MpiTransport {
  public:
   // Collective over `comm`. `local_base` is this PE's heap base.
   MpiTransport(MPI_Comm comm, char *local_base);
-  ~MpiTransport();
+  virtual ~MpiTransport();
   MpiTransport(const MpiTransport &) = delete;
   MpiTransport &operator=(const MpiTransport &) = delete;
 
-  void attach(char *addr, std::size_t bytes);
-  void detach(char *addr);
+  // Adds a chunk of this PE's heap to the window, or removes it. Virtual so that tests can
+  // inject failures; they run once per heap chunk, never on the RMA paths.
+  virtual void attach(char *addr, std::size_t bytes);
+  virtual void detach(char *addr);
   // Blocking forms wait for local completion (put: source reusable; get: data arrived).
   void put(int pe, std::size_t offset, const void *source, std::size_t bytes, bool blocking);
   void get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking);
@@ -47,5 +49,9 @@ class MpiTransport {
   std::map<std::size_t, std::size_t> regions_;  // attached chunks, offset -> bytes (every PE)
   bool dirty_ = false;
 };
+
+// Completes this PE's outstanding RMA: stores to mapped peer memory are made visible, and MPI
+// operations flushed when there is a `remote` transport.
+void quiet_rma(MpiTransport *remote);
 
 }  // namespace ishmem::detail

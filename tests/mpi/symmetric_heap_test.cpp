@@ -15,6 +15,7 @@
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
 #include "heap/symmetric_heap.h"
+#include "transport/mpi_transport.h"
 #include "mpi_test_util.h"
 #include "common/error.h"
 
@@ -73,22 +74,24 @@ class FaultyBackend final : public Backend {
   std::unique_ptr<Backend> host_ = make_host_backend();
 };
 
-// Stands in for the MPI window's attach and detach, which fail for memory never attached.
-struct AttachTracker {
+// Stands in for the MPI window's attach and detach, which fail for memory never attached. The
+// window itself exists but is never used.
+class FaultyTransport final : public MpiTransport {
+ public:
+  using MpiTransport::MpiTransport;
   std::set<char *> attached;
   char *fail_attach_at = nullptr;
   char *fail_detach_at = nullptr;
   int bad_detaches = 0;
 
-  void operator()(char *addr, std::size_t, bool mapped) {
-    if (mapped) {
-      if (addr == fail_attach_at) {
-        fail_attach_at = nullptr;
-        fail(ISHMEM_ERR_SYSTEM, "injected attach failure");
-      }
-      attached.insert(addr);
-      return;
+  void attach(char *addr, std::size_t) override {
+    if (addr == fail_attach_at) {
+      fail_attach_at = nullptr;
+      fail(ISHMEM_ERR_SYSTEM, "injected attach failure");
     }
+    attached.insert(addr);
+  }
+  void detach(char *addr) override {
     if (!attached.erase(addr)) {
       ++bad_detaches;
       fail(ISHMEM_ERR_SYSTEM, "detach of memory that was never attached");
@@ -109,20 +112,21 @@ class Heap : public ::testing::Test {
  protected:
   void make_heap(std::size_t capacity) {
     heap_ = std::make_unique<SymmetricHeap>(backend_, mesh_, boot_, capacity, 1 << 20);
-    heap_->on_local_chunk = [this](char *addr, std::size_t bytes, bool mapped) {
-      tracker_(addr, bytes, mapped);
-    };
+    transport_ = std::make_unique<FaultyTransport>(MPI_COMM_WORLD, heap_->local_base());
+    heap_->set_transport(transport_.get());
     fds_before_ = open_fd_count();
   }
   void TearDown() override {
     if (heap_) {
       heap_->trim(0);
       EXPECT_TRUE(backend_.mapped.empty());
-      EXPECT_TRUE(tracker_.attached.empty());
+      EXPECT_TRUE(transport_->attached.empty());
       heap_.reset();
     }
     EXPECT_EQ(backend_.stray_unmaps, 0);
-    EXPECT_EQ(tracker_.bad_detaches, 0);
+    if (transport_) {
+      EXPECT_EQ(transport_->bad_detaches, 0);
+    }
   }
 
   Outcome commit(std::size_t bytes) {
@@ -148,8 +152,8 @@ class Heap : public ::testing::Test {
     EXPECT_EQ(heap_->committed(), 0u);
     EXPECT_EQ(heap_->chunk_count(), 0u);
     EXPECT_TRUE(backend_.mapped.empty()) << backend_.mapped.size() << " mappings left";
-    EXPECT_TRUE(tracker_.attached.empty()) << tracker_.attached.size() << " chunks attached";
-    EXPECT_EQ(tracker_.bad_detaches, 0);
+    EXPECT_TRUE(transport_->attached.empty()) << transport_->attached.size() << " chunks attached";
+    EXPECT_EQ(transport_->bad_detaches, 0);
     EXPECT_EQ(open_fd_count(), fds_before_) << "fds leaked";
   }
 
@@ -157,7 +161,7 @@ class Heap : public ::testing::Test {
   void expect_commit_works(std::size_t bytes) {
     Outcome got = commit(bytes);
     ASSERT_TRUE(all_true(got.code == ISHMEM_SUCCESS)) << got.what;
-    EXPECT_EQ(tracker_.attached.size(), heap_->chunk_count());
+    EXPECT_EQ(transport_->attached.size(), heap_->chunk_count());
     const std::size_t last = heap_->committed() - sizeof(int);
     std::memcpy(heap_->local_base(), &topo().my_pe, sizeof(int));
     std::memcpy(heap_->local_base() + last, &topo().my_pe, sizeof(int));
@@ -175,7 +179,7 @@ class Heap : public ::testing::Test {
   MpiBootstrap boot_{MPI_COMM_WORLD, false};
   PeerMesh mesh_{boot_, 30.0};
   FaultyBackend backend_;
-  AttachTracker tracker_;
+  std::unique_ptr<FaultyTransport> transport_;  // outlives the heap, whose chunks it holds
   std::unique_ptr<SymmetricHeap> heap_;
   int fds_before_ = 0;
 };
@@ -195,7 +199,7 @@ TEST_F(Heap, MapFailureAfterOwnSlotDetachesOnlyAttachedChunks) {
 TEST_F(Heap, AttachFailureIsUndoneAndReported) {
   make_heap(4 * kGiB);
   const bool victim = topo().local_rank == topo().n_local - 1;
-  if (victim) tracker_.fail_attach_at = heap_->local_base() + kGiB;
+  if (victim) transport_->fail_attach_at = heap_->local_base() + kGiB;
   expect_undone(commit(3 * kGiB), victim, "injected attach failure");
   expect_commit_works(3 * kGiB);
 }
@@ -204,14 +208,14 @@ TEST_F(Heap, FailedDetachDoesNotStopTrim) {
   make_heap(4 * kGiB);
   expect_commit_works(3 * kGiB);
   const bool victim = topo().local_rank == 0;
-  if (victim) tracker_.fail_detach_at = heap_->local_base() + kGiB;
+  if (victim) transport_->fail_detach_at = heap_->local_base() + kGiB;
   EXPECT_NO_THROW(heap_->trim(0));
   // Every PE drops the same chunks, or later growth steps would diverge.
   EXPECT_EQ(heap_->chunk_count(), 0u);
   EXPECT_EQ(heap_->committed(), 0u);
   EXPECT_TRUE(all_equal(static_cast<long long>(heap_->committed())));
   EXPECT_TRUE(backend_.mapped.empty());
-  EXPECT_TRUE(tracker_.attached.empty());
+  EXPECT_TRUE(transport_->attached.empty());
   expect_commit_works(2 * kGiB);
 }
 

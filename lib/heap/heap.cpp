@@ -1,0 +1,169 @@
+#include "heap/heap.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "bootstrap/agreed_step.h"
+#include "common/error.h"
+
+namespace ishmem::detail {
+namespace {
+
+constexpr std::uint64_t kNoOffset = ~std::uint64_t{0};
+
+}  // namespace
+
+Heap::Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap &boot,
+           const Config &config)
+    : backend_(std::move(backend)), boot_(boot), trim_threshold_(config.trim_threshold) {
+  control_ = std::make_unique<ControlSegment>(mesh, boot);
+  check_ = std::make_unique<CollectiveCheck>(boot, *control_);
+  agreed_setup_step(boot.world(), "reserving the heap", [&] {
+    window_ = std::make_unique<SymmetricHeap>(*backend_, mesh, boot, config.symmetric_size,
+                                              config.chunk_size);
+    allocator_ = std::make_unique<Allocator>(window_->stride());
+  });
+  if (boot.topology().n_nodes > 1) {
+    agreed_setup_step(boot.world(), "creating the MPI window", [&] {
+      transport_ = std::make_unique<MpiTransport>(boot.world(), window_->local_base());
+    });
+    window_->set_transport(transport_.get());
+  }
+}
+
+void Heap::check_call(CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1) {
+  quiet_rma(transport_.get());  // the check is a barrier, which completes this PE's RMA
+  check_->check(op, arg0, arg1);
+}
+
+template <class Fill>
+void Heap::agreed_fill(const char *fn, Fill &&fill) {
+  agreed_step(boot_.world(), fill, [fn](int) {
+    fail(ISHMEM_ERR_SYSTEM, "%s: another PE failed to fill its copy of the block", fn);
+  });
+}
+
+void *Heap::malloc(std::size_t size) {
+  return aligned_malloc(size, Allocator::kMinAlign, "ishmem_malloc", CollectiveOp::malloc);
+}
+
+void *Heap::align(std::size_t alignment, std::size_t size) {
+  return aligned_malloc(size, alignment, "ishmem_align", CollectiveOp::malloc);
+}
+
+void *Heap::calloc(std::size_t count, std::size_t size) {
+  std::size_t bytes = 0;
+  // An overflowing product is agreed on as SIZE_MAX, which no heap can hold.
+  if (__builtin_mul_overflow(count, size, &bytes)) bytes = SIZE_MAX;
+  char *p = static_cast<char *>(
+      aligned_malloc(bytes, Allocator::kMinAlign, "ishmem_calloc", CollectiveOp::calloc));
+  if (!p) return nullptr;
+  // No peer may write the block before every PE has zeroed its copy.
+  try {
+    agreed_fill("ishmem_calloc", [&] { zero_local(p, bytes); });
+  } catch (...) {
+    release_block(static_cast<std::size_t>(p - local_base()));
+    throw;
+  }
+  return p;
+}
+
+void *Heap::realloc(void *ptr, std::size_t size) {
+  std::uint64_t off = offset_of(ptr);
+  check_call(CollectiveOp::realloc, off, size);
+  if (!ptr) return size ? local_base() + allocate(size, 0, "ishmem_realloc") : nullptr;
+  std::size_t old_size = checked_block(off, ptr, "ishmem_realloc");
+  if (size == 0) {
+    release_block(off);
+    return nullptr;
+  }
+  if (allocator_->can_resize_in_place(off, size)) {
+    window_->commit(off + Allocator::round_size(size));  // collective, same on every PE
+    allocator_->resize_in_place(off, size);
+    return ptr;
+  }
+  std::size_t fresh = allocate(size, 0, "ishmem_realloc");
+  char *base = local_base();
+  // Every PE has copied before any peer writes the new block.
+  try {
+    agreed_fill("ishmem_realloc", [&] {
+      backend_->copy(base + fresh, base + off, std::min(old_size, Allocator::round_size(size)));
+    });
+  } catch (...) {
+    release_block(fresh);
+    throw;
+  }
+  release_block(off);
+  return base + fresh;
+}
+
+void Heap::free(void *ptr) {
+  std::uint64_t off = offset_of(ptr);
+  check_call(CollectiveOp::free, off, 0);
+  if (!ptr) return;
+  checked_block(off, ptr, "ishmem_free");
+  release_block(off);
+}
+
+void Heap::trim() {
+  check_call(CollectiveOp::trim, 0, 0);
+  window_->trim(allocator_->free_tail_start());
+}
+
+void *Heap::aligned_malloc(std::size_t size, std::size_t align, const char *fn, CollectiveOp op) {
+  check_call(op, size, align);
+  if (size == 0) return nullptr;
+  if (align == 0 || (align & (align - 1)) != 0)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: alignment %zu is not a power of two", fn, align);
+  if (align > window_->base_alignment())
+    fail(ISHMEM_ERR_INVALID_ARG,
+         "%s: alignment %zu exceeds the heap's base alignment %zu (the largest power of two "
+         "dividing ISHMEM_SYMMETRIC_SIZE)",
+         fn, align, window_->base_alignment());
+  return local_base() + allocate(size, align, fn);
+}
+
+std::size_t Heap::allocate(std::size_t size, std::size_t align, const char *fn) {
+  auto offset = allocator_->find(size, align);
+  if (!offset)
+    fail(ISHMEM_ERR_NOMEM,
+         "%s(%zu): the symmetric heap has no room: %zu of %zu bytes in use "
+         "(raise ISHMEM_SYMMETRIC_SIZE)",
+         fn, size, allocator_->used_bytes(), allocator_->capacity());
+  window_->commit(*offset + Allocator::round_size(size));  // collective; agrees itself
+  allocator_->take(*offset, size);
+  return *offset;
+}
+
+std::uint64_t Heap::offset_of(const void *ptr) const {
+  if (!ptr) return kNoOffset;
+  std::size_t off = static_cast<const char *>(ptr) - local_base();
+  return off < stride() ? off : kNoOffset - 1;
+}
+
+std::size_t Heap::checked_block(std::uint64_t off, const void *ptr, const char *fn) const {
+  std::size_t size = off < stride() ? allocator_->block_size(off) : 0;
+  if (size == 0)
+    fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s(%p): not an address returned by ishmem_malloc", fn, ptr);
+  return size;
+}
+
+void Heap::release_block(std::size_t off) {
+  allocator_->release(off);
+  // The trim policy: free memory at the tail is kept for reuse up to ISHMEM_TRIM_THRESHOLD.
+  std::size_t tail = allocator_->free_tail_start();
+  if (committed() > tail && committed() - tail > trim_threshold_) window_->trim(tail);
+}
+
+void Heap::zero_local(char *dest, std::size_t bytes) {
+  if (backend_->host_accessible()) {
+    memset(dest, 0, bytes);
+    return;
+  }
+  std::vector<char> zeros(std::min<std::size_t>(bytes, 1 << 20), 0);
+  for (std::size_t done = 0; done < bytes; done += zeros.size())
+    backend_->copy(dest + done, zeros.data(), std::min(zeros.size(), bytes - done));
+}
+
+}  // namespace ishmem::detail
