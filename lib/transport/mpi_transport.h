@@ -35,6 +35,9 @@ class MpiTransport {
   // Lets MPI progress incoming one-sided traffic while this PE polls its own memory.
   void progress();
 
+ protected:
+  MpiTransport() = default;  // for test doubles of attach and detach: no MPI window
+
  private:
   void transfer(bool is_put, int pe, std::size_t offset, char *local, std::size_t bytes,
                 bool blocking);
@@ -42,9 +45,9 @@ class MpiTransport {
   // must stay inside one attached region, even where two chunks are adjacent.
   std::size_t span_at(std::size_t offset) const;
 
-  MPI_Comm comm_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
-  char *local_base_;
+  char *local_base_ = nullptr;
   std::vector<MPI_Aint> bases_;
   std::map<std::size_t, std::size_t> regions_;  // attached chunks, offset -> bytes (every PE)
   bool dirty_ = false;

@@ -74,11 +74,9 @@ class FaultyBackend final : public Backend {
   std::unique_ptr<Backend> host_ = make_host_backend();
 };
 
-// Stands in for the MPI window's attach and detach, which fail for memory never attached. The
-// window itself exists but is never used.
+// Stands in for the MPI window's attach and detach, which fail for memory never attached.
 class FaultyTransport final : public MpiTransport {
  public:
-  using MpiTransport::MpiTransport;
   std::set<char *> attached;
   char *fail_attach_at = nullptr;
   char *fail_detach_at = nullptr;
@@ -112,7 +110,7 @@ class Heap : public ::testing::Test {
  protected:
   void make_heap(std::size_t capacity) {
     heap_ = std::make_unique<SymmetricHeap>(backend_, mesh_, boot_, capacity, 1 << 20);
-    transport_ = std::make_unique<FaultyTransport>(MPI_COMM_WORLD, heap_->local_base());
+    transport_ = std::make_unique<FaultyTransport>();
     heap_->set_transport(transport_.get());
     fds_before_ = open_fd_count();
   }
