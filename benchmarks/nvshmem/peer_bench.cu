@@ -27,182 +27,13 @@
 #include <cstdint>
 
 #ifdef USE_NVSHMEM
-// ---- NVSHMEM 3, bootstrapped by a unique id broadcast over MPI ---------------------------
-#include <mpi.h>
-#include <nvshmem.h>
-#include <nvshmemx.h>
-
-#include "../gpu/gpu_rma.h"
-#define X2_HAS_SIGNAL 1
-#define X2_HAS_SIGNAL_BLOCK 1
-#define X2_HAS_DEVICE_BARRIER 1
-namespace {
-struct Lib {
-  static constexpr const char *kImpl = "nvshmem";
-  static int my_pe() { return nvshmem_my_pe(); }
-  static int n_pes() { return nvshmem_n_pes(); }
-  static void *malloc_sym(size_t n) { return nvshmem_malloc(n); }
-  static void free_sym(void *p) { nvshmem_free(p); }
-  static void barrier_all() { nvshmem_barrier_all(); }
-  static void barrier_all_on_stream(cudaStream_t s) { nvshmemx_barrier_all_on_stream(s); }
-  static void putmem_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
-    nvshmemx_putmem_on_stream(d, s, n, pe, st);
-  }
-  static char *peer_address(void *sym, int pe) { return static_cast<char *>(nvshmem_ptr(sym, pe)); }
-  static const char *last_error() { return "see NVSHMEM's messages above"; }
-  static void start(int &argc, char **&argv);
-  static void finish() {
-    nvshmem_finalize();
-    MPI_Finalize();
-  }
-  // Device calls: gpu_rma.h's, then this file's kernels'.
-  static BENCH_DEVICE void put(void *d, const void *s, size_t n, int pe) {
-    nvshmem_putmem(d, s, n, pe);
-  }
-  static BENCH_DEVICE void put_warp(void *d, const void *s, size_t n, int pe) {
-    nvshmemx_putmem_warp(d, s, n, pe);
-  }
-  static BENCH_DEVICE void put_block(void *d, const void *s, size_t n, int pe) {
-    nvshmemx_putmem_block(d, s, n, pe);
-  }
-  static BENCH_DEVICE void get(void *d, const void *s, size_t n, int pe) {
-    nvshmem_getmem(d, s, n, pe);
-  }
-  static BENCH_DEVICE void get_warp(void *d, const void *s, size_t n, int pe) {
-    nvshmemx_getmem_warp(d, s, n, pe);
-  }
-  static BENCH_DEVICE void get_block(void *d, const void *s, size_t n, int pe) {
-    nvshmemx_getmem_block(d, s, n, pe);
-  }
-  static BENCH_DEVICE void int_p(int *d, int v, int pe) { nvshmem_int_p(d, v, pe); }
-  static BENCH_DEVICE void quiet() { nvshmem_quiet(); }
-  static BENCH_DEVICE void put_signal_nbi(void *d, const void *s, size_t n, uint64_t *sig,
-                                          uint64_t v, int pe) {
-    nvshmem_putmem_signal_nbi(d, s, n, sig, v, NVSHMEM_SIGNAL_SET, pe);
-  }
-  static BENCH_DEVICE void put_signal_nbi_block(void *d, const void *s, size_t n, uint64_t *sig,
-                                                uint64_t v, int pe) {
-    nvshmemx_putmem_signal_nbi_block(d, s, n, sig, v, NVSHMEM_SIGNAL_SET, pe);
-  }
-  static BENCH_DEVICE void signal_wait_ge(uint64_t *sig, uint64_t v) {
-    nvshmem_signal_wait_until(sig, NVSHMEM_CMP_GE, v);
-  }
-  static BENCH_DEVICE void device_barrier_all() { nvshmem_barrier_all(); }
-};
-
-void Lib::start(int &argc, char **&argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
-  int rank = 0, size = 1, local = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
-    fprintf(stderr, "nvshmem-x2-bench: no CUDA device\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  // One PE per GPU, by node-local rank (as ishmem picks them).
-  if (cudaSetDevice(local % count) != cudaSuccess) MPI_Abort(MPI_COMM_WORLD, 1);
-  nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
-  if (rank == 0 && nvshmemx_get_uniqueid(&id) != 0) {
-    fprintf(stderr, "nvshmem-x2-bench: nvshmemx_get_uniqueid failed\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
-  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-  if (nvshmemx_set_attr_uniqueid_args(rank, size, &id, &attr) != 0 ||
-      nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr) != 0) {
-    fprintf(stderr, "nvshmem-x2-bench: nvshmemx_init_attr (unique id) failed on rank %d\n", rank);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  gpu_bench::job = {kImpl, nvshmem_my_pe(), nvshmem_global_exit};
-  if (nvshmem_my_pe() == 0) {
-#ifdef NVSHMEM_VENDOR_MAJOR_VERSION
-    printf("# NVSHMEM %d.%d.%d, %d PEs, bootstrap by unique id over MPI\n",
-           NVSHMEM_VENDOR_MAJOR_VERSION, NVSHMEM_VENDOR_MINOR_VERSION, NVSHMEM_VENDOR_PATCH_VERSION,
-           nvshmem_n_pes());
+#include "x2_nvshmem.h"
 #else
-    printf("# NVSHMEM, %d PEs, bootstrap by unique id over MPI\n", nvshmem_n_pes());
-#endif
-  }
-}
-}  // namespace
-
-#else
-// ---- ishmem, no-argument device form (relocatable device code, ishmem::device) ----------
-#include "../gpu/gpu_bench.h"
-#include "../gpu/gpu_rma.h"
-#if defined(ISHMEM_X2_SIGNAL)
-#define X2_HAS_SIGNAL 1
-#endif
-#if defined(ISHMEM_X2_SIGNAL_BLOCK)
-#define X2_HAS_SIGNAL_BLOCK 1
-#endif
-#if defined(ISHMEM_X2_DEVICE_BARRIER)
-#define X2_HAS_DEVICE_BARRIER 1
-#endif
-namespace {
-struct Lib : gpu_bench::IshmemDevice {
-  static constexpr const char *kImpl = "ishmem";
-  static int my_pe() { return ishmem_my_pe(); }
-  static int n_pes() { return ishmem_n_pes(); }
-  static void *malloc_sym(size_t n) { return ishmem_malloc(n); }
-  static void free_sym(void *p) { ishmem_free(p); }
-  static void barrier_all() { BENCH_ISHMEM(ishmem_barrier_all()); }
-  static void barrier_all_on_stream(cudaStream_t s) {
-    BENCH_ISHMEM(ishmemx_barrier_all_on_stream(s));
-  }
-  static void putmem_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
-    BENCH_ISHMEM(ishmemx_putmem_on_stream(d, s, n, pe, st));
-  }
-  static char *peer_address(void *sym, int pe) { return gpu_bench::peer_address(sym, pe); }
-  static const char *last_error() { return ishmemx_last_error(); }
-  static void start(int &, char **&) {
-    gpu_bench::init_or_exit("ishmem-x2-bench");
-    std::string backend = ishmemx_backend_name();
-    if (backend != "cuda") {
-      if (ishmem_my_pe() == 0)
-        printf("# ishmem-x2-bench: backend is %s, not cuda: nothing to measure\n", backend.c_str());
-      ishmem_finalize();
-      exit(1);
-    }
-    if (ishmem_my_pe() == 0)
-      printf("# ishmem %s, %d PEs, backend %s\n", ISHMEMX_VERSION_STRING, ishmem_n_pes(),
-             backend.c_str());
-  }
-  static void finish() { BENCH_ISHMEM(ishmem_finalize()); }
-  // Device calls beyond gpu_rma.h's (IshmemDevice).
-  static BENCH_DEVICE void int_p(int *d, int v, int pe) { ishmem_int_p(d, v, pe); }
-  static BENCH_DEVICE void quiet() { ishmem_quiet(); }
-#ifdef X2_HAS_SIGNAL
-  static BENCH_DEVICE void put_signal_nbi(void *d, const void *s, size_t n, uint64_t *sig,
-                                          uint64_t v, int pe) {
-    ishmem_putmem_signal_nbi(d, s, n, sig, v, ISHMEM_SIGNAL_SET, pe);
-  }
-  static BENCH_DEVICE void signal_wait_ge(uint64_t *sig, uint64_t v) {
-    ishmem_signal_wait_until(sig, ISHMEM_CMP_GE, v);
-  }
-#endif
-#ifdef X2_HAS_SIGNAL_BLOCK
-  static BENCH_DEVICE void put_signal_nbi_block(void *d, const void *s, size_t n, uint64_t *sig,
-                                                uint64_t v, int pe) {
-    ishmemx_putmem_signal_nbi_block(d, s, n, sig, v, ISHMEM_SIGNAL_SET, pe);
-  }
-#endif
-#ifdef X2_HAS_DEVICE_BARRIER
-  static BENCH_DEVICE void device_barrier_all() {
-    ishmem_barrier_all();
-  }
-#endif
-};
-}  // namespace
+#include "x2_ishmem.h"
 #endif
 
 using namespace gpu_bench;
+using x2::Lib;
 
 namespace {
 
@@ -306,6 +137,30 @@ __global__ void pingpong(int *flag, int base, int iters, int peer, bool starter,
   status[1] = global_ns() - t1;
 }
 
+// `runs` launches of a ping-pong kernel of `iters` round trips, each after a host barrier, the
+// first a warm-up: the medians of one way (round trip / 2) in microseconds, by events and by
+// the kernel's own clock. `launch(stream, run)` starts run `run`; `kernel_ns()` then reads the
+// nanoseconds the kernel measured from the end of its first round trip to its last.
+template <class Launch, class KernelNs>
+std::pair<double, double> one_way_us(cudaStream_t s, int runs, int iters, Launch &&launch,
+                                     KernelNs &&kernel_ns) {
+  std::vector<double> events, in_kernel;
+  for (int r = 0; r < runs; ++r) {
+    BENCH_GPU(cudaDeviceSynchronize());
+    Lib::barrier_all();
+    float ms = time_once_ms(s, [&](cudaStream_t st) {
+      launch(st, r);
+      BENCH_LAUNCHED();
+    });
+    unsigned long long ns = kernel_ns();
+    if (r > 0) {
+      events.push_back(1000.0 * ms / (2.0 * iters));
+      in_kernel.push_back(ns / 1000.0 / (2.0 * (iters - 1)));
+    }
+  }
+  return {median_of(events), median_of(in_kernel)};
+}
+
 void bench_p() {
   const int me = Lib::my_pe(), peer = 1 - me;
   int *sym = static_cast<int *>(Lib::malloc_sym(1024 * sizeof(int)));
@@ -351,32 +206,26 @@ void bench_p() {
   }
   Lib::barrier_all();
 
-  // Ping-pong: 1 warm-up run and 7 timed runs of `iters` round trips; each run starts after a
-  // host barrier; one way = time / (2 iters).
+  // Ping-pong: 1 warm-up run and 7 timed runs of `iters` round trips.
   unsigned long long *status = nullptr;
   BENCH_GPU(cudaMalloc(&status, 2 * sizeof(unsigned long long)));
-  const int iters = 2000, runs = 8;
-  std::vector<double> ev, kern;
-  int base = 0;
-  for (int r = 0; r < runs; ++r, base += iters) {
-    BENCH_GPU(cudaMemset(status, 0, 2 * sizeof(unsigned long long)));
-    BENCH_GPU(cudaDeviceSynchronize());
-    Lib::barrier_all();
-    float ms = time_once_ms(s, [&](cudaStream_t st) {
-      pingpong<<<1, 1, 0, st>>>(flag, base, iters, peer, me == 0, 4000000000ll, status);
-      BENCH_LAUNCHED();
-    });
-    unsigned long long st[2];
-    BENCH_GPU(cudaMemcpy(st, status, sizeof st, cudaMemcpyDeviceToHost));
-    if (st[0]) die("pingpong", "timed out waiting for the peer", __FILE__, __LINE__);
-    if (r > 0) {
-      ev.push_back(1000.0 * ms / (2.0 * iters));
-      kern.push_back(st[1] / 1000.0 / (2.0 * (iters - 1)));
-    }
-  }
+  BENCH_GPU(cudaMemset(status, 0, 2 * sizeof(unsigned long long)));
+  const int iters = 2000;
+  auto [events, in_kernel] = one_way_us(
+      s, 8, iters,
+      [&](cudaStream_t st, int run) {
+        pingpong<<<1, 1, 0, st>>>(flag, run * iters, iters, peer, me == 0, 4000000000ll, status);
+      },
+      [&] {
+        unsigned long long st[2];
+        BENCH_GPU(cudaMemcpy(st, status, sizeof st, cudaMemcpyDeviceToHost));
+        if (st[0]) die("pingpong", "timed out waiting for the peer", __FILE__, __LINE__);
+        BENCH_GPU(cudaMemset(status, 0, 2 * sizeof(unsigned long long)));  // for the next run
+        return st[1];
+      });
   if (me == 0) {
-    row("p", "pingpong", "int_p/one-way/events", 1, 1, sizeof(int), median_of(ev));
-    row("p", "pingpong", "int_p/one-way/in-kernel", 1, 1, sizeof(int), median_of(kern));
+    row("p", "pingpong", "int_p/one-way/events", 1, 1, sizeof(int), events);
+    row("p", "pingpong", "int_p/one-way/in-kernel", 1, 1, sizeof(int), in_kernel);
   }
   Lib::barrier_all();
   BENCH_GPU(cudaFree(status));
@@ -443,26 +292,23 @@ void bench_signal() {
     for (size_t bytes : {size_t{8}, size_t{4096}, size_t{65536}, size_t{1} << 20}) {
       if (!blockscope && bytes > 65536) continue;  // one thread moving megabytes: skip
       const int iters = 200, runs = 6;
-      std::vector<double> ev, kern;
-      for (int r = 0; r < runs; ++r, base += iters) {
-        BENCH_GPU(cudaDeviceSynchronize());
-        Lib::barrier_all();
-        float ms = time_once_ms(s, [&](cudaStream_t st) {
-          if (blockscope)
-            sig_pingpong<true>
-                <<<1, kThreads, 0, st>>>(data, src, bytes, sig, base, iters, peer, me == 0, t);
-          else
-            sig_pingpong<false>
-                <<<1, 1, 0, st>>>(data, src, bytes, sig, base, iters, peer, me == 0, t);
-          BENCH_LAUNCHED();
-        });
-        unsigned long long ns = 0;
-        BENCH_GPU(cudaMemcpy(&ns, t, sizeof ns, cudaMemcpyDeviceToHost));
-        if (r > 0) {
-          ev.push_back(1000.0 * ms / (2.0 * iters));
-          kern.push_back(ns / 1000.0 / (2.0 * (iters - 1)));
-        }
-      }
+      auto [events, in_kernel] = one_way_us(
+          s, runs, iters,
+          [&](cudaStream_t st, int run) {
+            const uint64_t from = base + uint64_t(run) * iters;
+            if (blockscope)
+              sig_pingpong<true>
+                  <<<1, kThreads, 0, st>>>(data, src, bytes, sig, from, iters, peer, me == 0, t);
+            else
+              sig_pingpong<false>
+                  <<<1, 1, 0, st>>>(data, src, bytes, sig, from, iters, peer, me == 0, t);
+          },
+          [&] {
+            unsigned long long ns = 0;
+            BENCH_GPU(cudaMemcpy(&ns, t, sizeof ns, cudaMemcpyDeviceToHost));
+            return ns;
+          });
+      base += uint64_t(runs) * iters;
       // The data arrived with its signal: the bytes at this PE are the peer's pattern.
       std::vector<char> got(std::min<size_t>(bytes, 4096));
       BENCH_GPU(
@@ -473,8 +319,8 @@ void bench_signal() {
         const unsigned th = blockscope ? kThreads : 1;
         const std::string w =
             std::string(blockscope ? "putmem_signal_nbi_block" : "putmem_signal_nbi");
-        row("signal", "pingpong", w + "/one-way/events", 1, th, bytes, median_of(ev));
-        row("signal", "pingpong", w + "/one-way/in-kernel", 1, th, bytes, median_of(kern));
+        row("signal", "pingpong", w + "/one-way/events", 1, th, bytes, events);
+        row("signal", "pingpong", w + "/one-way/in-kernel", 1, th, bytes, in_kernel);
       }
     }
   }
