@@ -94,22 +94,15 @@ __global__ void scoped_rma(char *dst, const char *src, std::size_t n, std::size_
                                    : blockIdx.x;
   char *d = dst + group * seg + dst_off;
   const char *s = src + group * seg + src_off;
-  if (GET) {
-    if (S == kThread) {
-      NBI ? ishmem_getmem_nbi(d, s, n, peer) : ishmem_getmem(d, s, n, peer);
-    } else if (S == kWarp) {
-      NBI ? ishmemx_getmem_nbi_warp(d, s, n, peer) : ishmemx_getmem_warp(d, s, n, peer);
-    } else {
-      NBI ? ishmemx_getmem_nbi_block(d, s, n, peer) : ishmemx_getmem_block(d, s, n, peer);
-    }
+  if (S == kThread) {
+    GET ? (NBI ? ishmem_getmem_nbi(d, s, n, peer) : ishmem_getmem(d, s, n, peer))
+        : (NBI ? ishmem_putmem_nbi(d, s, n, peer) : ishmem_putmem(d, s, n, peer));
+  } else if (S == kWarp) {
+    GET ? (NBI ? ishmemx_getmem_nbi_warp(d, s, n, peer) : ishmemx_getmem_warp(d, s, n, peer))
+        : (NBI ? ishmemx_putmem_nbi_warp(d, s, n, peer) : ishmemx_putmem_warp(d, s, n, peer));
   } else {
-    if (S == kThread) {
-      NBI ? ishmem_putmem_nbi(d, s, n, peer) : ishmem_putmem(d, s, n, peer);
-    } else if (S == kWarp) {
-      NBI ? ishmemx_putmem_nbi_warp(d, s, n, peer) : ishmemx_putmem_warp(d, s, n, peer);
-    } else {
-      NBI ? ishmemx_putmem_nbi_block(d, s, n, peer) : ishmemx_putmem_block(d, s, n, peer);
-    }
+    GET ? (NBI ? ishmemx_getmem_nbi_block(d, s, n, peer) : ishmemx_getmem_block(d, s, n, peer))
+        : (NBI ? ishmemx_putmem_nbi_block(d, s, n, peer) : ishmemx_putmem_block(d, s, n, peer));
   }
   if (NBI) ishmem_quiet();
 }
