@@ -3,9 +3,9 @@
 // -DUSE_NVSHMEM, compiled by scripts/gpu-test-x2 with nvcc), so that both run exactly the same
 // loops: the same kernels, grids, block sizes and sizes, timed the same way (events after a
 // warm-up, median of timed batches) on data that is never zeros. The put/get kernels, their
-// grid configurations and the timing are benchmarks/gpu's own (gpu_rma.h, gpu_harness.h),
-// written over `Lib`, the thin per-library layer below. Meant for two PEs on two GPUs (kind
-// nvidia-h200-x2); PE 0 reports.
+// grid configurations and the timing are benchmarks/gpu's own (gpu_rma.h, gpu_harness.h);
+// everything is written over `Lib`, the thin per-library layer (x2_ishmem.h, x2_nvshmem.h).
+// Meant for two PEs on two GPUs (kind nvidia-h200-x2); PE 0 reports.
 //
 //   usage: mpirun -np 2 <program> [--csv FILE] [--max BYTES] [--only
 //   put,get,p,signal,stream,barrier]

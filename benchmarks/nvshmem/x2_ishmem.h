@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
 #include "../gpu/gpu_bench.h"
 #include "../gpu/gpu_rma.h"
 #if defined(ISHMEM_X2_SIGNAL)

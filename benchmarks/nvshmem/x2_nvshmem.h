@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+
 #include <mpi.h>
 #include <nvshmem.h>
 #include <nvshmemx.h>
