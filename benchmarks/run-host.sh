@@ -14,19 +14,18 @@
 # Exit status: non-zero if an ishmem program fails; peers' failures are reported, not fatal
 # (Open MPI 4.1's OSHMEM may crash in shmem_finalize after printing its figures).
 set -u
-quick=0 csv=0 build="" from="" rounds=""
+# shellcheck source=benchmarks/runner.sh
+source "$(dirname "$0")/runner.sh"
+runner_options "$0" "$@"
+build="" rounds=""
+set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
-  arg="$1"
-  shift
-  case "$arg" in
-    --quick) quick=1 ;;
-    --csv) csv=1 ;;
-    --from) from="${1:?--from needs a file}"; shift ;;
-    --rounds) rounds="${1:?--rounds needs a number}"; shift ;;
-    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-    -*) echo "run-host.sh: unknown option $arg" >&2; exit 2 ;;
-    *) build="$arg" ;;
+  case "$1" in
+    --rounds) rounds="${2:?--rounds needs a number}"; shift ;;
+    -*) echo "run-host.sh: unknown option $1" >&2; exit 2 ;;
+    *) build="$1" ;;
   esac
+  shift
 done
 build="${build:-build}"
 bench="$build/benchmarks"
@@ -36,14 +35,9 @@ if [ -z "$from" ] && [ ! -x "$bench/ishmem-bench-put" ]; then
 fi
 command -v mpirun >/dev/null || { echo "run-host.sh: mpirun not found" >&2; exit 2; }
 
-# Open MPI refuses root, and more ranks than cores, unless told.
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-export OMPI_MCA_rmaps_base_oversubscribe="${OMPI_MCA_rmaps_base_oversubscribe:-1}"
+runner_mpi_env
 bind=(--bind-to none)
 [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] && bind=(--bind-to core)
-read -r -a extra <<<"${BENCH_MPIRUN_ARGS:-}"
 args=(--csv)
 limit=600
 if [ "$quick" -eq 1 ]; then

@@ -19,20 +19,19 @@
 # with more PEs than cores, MPI's busy polling would otherwise hold a core for a whole time
 # slice at every collective of ishmem_init. Exit status: non-zero if a launch fails.
 set -u
-quick=0 csv=0 launches="" from="" save="" build="" pes=()
+# shellcheck source=benchmarks/runner.sh
+source "$(dirname "$0")/runner.sh"
+runner_options "$0" "$@"
+launches="" save="" build="" pes=()
+set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
-  arg="$1"
-  shift
-  case "$arg" in
-    --quick) quick=1 ;;
-    --csv) csv=1 ;;
-    --launches) launches="${1:?--launches needs a number}"; shift ;;
-    --from) from="${1:?--from needs a file}"; shift ;;
-    --save) save="${1:?--save needs a file}"; shift ;;
-    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-    -*) echo "run-scaling.sh: unknown option $arg" >&2; exit 2 ;;
-    *) if [ -z "$build" ]; then build="$arg"; else pes+=("$arg"); fi ;;
+  case "$1" in
+    --launches) launches="${2:?--launches needs a number}"; shift ;;
+    --save) save="${2:?--save needs a file}"; shift ;;
+    -*) echo "run-scaling.sh: unknown option $1" >&2; exit 2 ;;
+    *) if [ -z "$build" ]; then build="$1"; else pes+=("$1"); fi ;;
   esac
+  shift
 done
 build="${build:-build}"
 [ ${#pes[@]} -gt 0 ] || pes=(1 2 4 8)
@@ -65,13 +64,9 @@ else
     exit 2
   fi
   command -v mpirun >/dev/null || { echo "run-scaling.sh: mpirun not found" >&2; exit 2; }
-  if [ "$(id -u)" -eq 0 ]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  fi
-  export OMPI_MCA_rmaps_base_oversubscribe="${OMPI_MCA_rmaps_base_oversubscribe:-1}"
+  runner_mpi_env
   export PRTE_MCA_rmaps_default_mapping_policy="${PRTE_MCA_rmaps_default_mapping_policy:-:oversubscribe}"
   export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
-  read -r -a extra <<<"${BENCH_MPIRUN_ARGS:-}"
   for n in "${pes[@]}"; do
     for ((l = 1; l <= launches; ++l)); do
       timeout 300 mpirun -np "$n" --bind-to none "${extra[@]}" "$exe" --csv "${prog_args[@]}" \

@@ -28,7 +28,7 @@ extern "C" {
 #define ISHMEM_MINOR_VERSION 5
 #define ISHMEM_MAX_NAME_LEN 64
 #define ISHMEM_VENDOR_STRING "ishmem"
-#define ISHMEMX_VERSION_STRING "0.1.0"
+#include "ishmem/version.h" /* ISHMEMX_VERSION_*, generated from the CMake project version */
 
 /* Status codes. */
 enum {

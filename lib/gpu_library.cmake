@@ -29,6 +29,7 @@ endfunction()
 # the library as objects (no relocatable device code): added below, per backend.
 function(ishmemi_stream_kernels)
   target_include_directories(ishmem_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include
+                                                    ${ISHMEM_GENERATED_INCLUDE_DIR}
                                                     ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(ishmem_kernels PRIVATE MPI::MPI_C)  # mpi.h, through ishmem.h
   set_target_properties(ishmem_kernels PROPERTIES POSITION_INDEPENDENT_CODE ON)

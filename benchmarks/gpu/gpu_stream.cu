@@ -27,23 +27,16 @@ int main(int argc, char **argv) {
     printf("# ishmem-gpu-bench-stream: PE 0 -> PE 1\n");
     printf("%-26s %12s %12s %10s\n", "what", "bytes", "usec", "GB/s");
     for (std::size_t bytes : bench_sizes(max_bytes)) {
-      const int batch = batch_for(bytes);
-      double put = time_us(s, 2, 7, batch, [&](gpuStream_t st) {
-        BENCH_ISHMEM(ishmemx_putmem_on_stream(sym, local, bytes, 1, st));
-      });
-      double ce = time_us(s, 2, 7, batch, [&](gpuStream_t st) {
-        BENCH_GPU(gpuMemcpyAsync(remote, local, bytes, gpuMemcpyDeviceToDevice, st));
-      });
+      auto put_on_stream = [](char *dst, const char *src, std::size_t n, gpuStream_t st) {
+        BENCH_ISHMEM(ishmemx_putmem_on_stream(dst, src, n, 1, st));
+      };
+      auto [put, ce] = time_stream_put(put_on_stream, sym, remote, local, bytes, s);
       printf("%-26s %12zu %12.2f %10.2f\n", "putmem_on_stream", bytes, put, gb_per_s(bytes, put));
       printf("%-26s %12zu %12.2f %10.2f\n", "memcpy_async", bytes, ce, gb_per_s(bytes, ce));
       fflush(stdout);
     }
     BENCH_GPU(gpuStreamSynchronize(s));
-    std::vector<char> a(64), b(64);
-    BENCH_GPU(gpuMemcpy(a.data(), remote, 64, gpuMemcpyDeviceToHost));
-    BENCH_GPU(gpuMemcpy(b.data(), local, 64, gpuMemcpyDeviceToHost));
-    if (memcmp(a.data(), b.data(), 64) != 0 || a[0] == 0)
-      die("check", "the peer does not hold the source's bytes", __FILE__, __LINE__);
+    expect_copied(local, remote, 64, "the peer does not hold the source's bytes");
     // Blocking host put through the library's copy path, wall clock.
     for (std::size_t bytes : {std::size_t{8}, std::size_t{1} << 20}) {
       std::vector<char> src(bytes, 5);

@@ -203,11 +203,6 @@ double round_trip_us(Kernel kernel, PingArgs &a, unsigned blocks, unsigned threa
   return us / a.iters;
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 // ---- Barriers -----------------------------------------------------------------------------------
 
 __global__ void device_barriers(int n, bool block_form, int *status) {

@@ -8,18 +8,8 @@
 #include "gpu_test_util.h"
 
 using namespace gpu_test;
-using ishmem_test::left_pe;
-using ishmem_test::my_pe;
-using ishmem_test::n_pes;
-using ishmem_test::right_pe;
 
 namespace {
-
-ishmemx_device_handle_t handle() {
-  ishmemx_device_handle_t h{};
-  EXPECT_EQ(ishmemx_get_device_handle(&h), ISHMEM_SUCCESS) << ishmemx_last_error();
-  return h;
-}
 
 // ---- Typed put/get/p/g for every RMA type with device forms ------------------------------
 
@@ -93,41 +83,26 @@ ISHMEMI_RMA_TYPES(TYPED_KERNELS_DEV)
 
 enum Scope { kThread, kWarp, kBlock };
 
-// Each group (a thread, a warp or a block) moves its own segment: `seg` bytes apart.
-template <Scope S, bool NBI>
-__global__ void scoped_put(char *sym, const char *src, std::size_t n, std::size_t seg,
-                           std::size_t src_off, std::size_t dst_off, int peer) {
-  unsigned tid = threadIdx.x;
-  std::size_t group = S == kThread ? blockIdx.x * blockDim.x + tid
-                      : S == kWarp ? tid / warpSize
-                                   : blockIdx.x;
-  char *d = sym + group * seg + dst_off;
-  const char *s = src + group * seg + src_off;
-  if (S == kThread) {
-    NBI ? ishmem_putmem_nbi(d, s, n, peer) : ishmem_putmem(d, s, n, peer);
-  } else if (S == kWarp) {
-    NBI ? ishmemx_putmem_nbi_warp(d, s, n, peer) : ishmemx_putmem_warp(d, s, n, peer);
-  } else {
-    NBI ? ishmemx_putmem_nbi_block(d, s, n, peer) : ishmemx_putmem_block(d, s, n, peer);
-  }
-  if (NBI) ishmem_quiet();
-}
-
-template <Scope S, bool NBI>
-__global__ void scoped_get(char *dst, const char *sym, std::size_t n, std::size_t seg,
+// Each group (a thread, a warp or a block) moves its own segment: `seg` bytes apart. The
+// symmetric side is `dst` for a put, `src` for a get.
+template <Scope S, bool NBI, bool GET>
+__global__ void scoped_rma(char *dst, const char *src, std::size_t n, std::size_t seg,
                            std::size_t src_off, std::size_t dst_off, int peer) {
   unsigned tid = threadIdx.x;
   std::size_t group = S == kThread ? blockIdx.x * blockDim.x + tid
                       : S == kWarp ? tid / warpSize
                                    : blockIdx.x;
   char *d = dst + group * seg + dst_off;
-  const char *s = sym + group * seg + src_off;
+  const char *s = src + group * seg + src_off;
   if (S == kThread) {
-    NBI ? ishmem_getmem_nbi(d, s, n, peer) : ishmem_getmem(d, s, n, peer);
+    GET ? (NBI ? ishmem_getmem_nbi(d, s, n, peer) : ishmem_getmem(d, s, n, peer))
+        : (NBI ? ishmem_putmem_nbi(d, s, n, peer) : ishmem_putmem(d, s, n, peer));
   } else if (S == kWarp) {
-    NBI ? ishmemx_getmem_nbi_warp(d, s, n, peer) : ishmemx_getmem_warp(d, s, n, peer);
+    GET ? (NBI ? ishmemx_getmem_nbi_warp(d, s, n, peer) : ishmemx_getmem_warp(d, s, n, peer))
+        : (NBI ? ishmemx_putmem_nbi_warp(d, s, n, peer) : ishmemx_putmem_warp(d, s, n, peer));
   } else {
-    NBI ? ishmemx_getmem_nbi_block(d, s, n, peer) : ishmemx_getmem_block(d, s, n, peer);
+    GET ? (NBI ? ishmemx_getmem_nbi_block(d, s, n, peer) : ishmemx_getmem_block(d, s, n, peer))
+        : (NBI ? ishmemx_putmem_nbi_block(d, s, n, peer) : ishmemx_putmem_block(d, s, n, peer));
   }
   if (NBI) ishmem_quiet();
 }
@@ -166,12 +141,10 @@ void run_scoped(bool get, std::size_t n, std::size_t src_off, std::size_t dst_of
   to_device(reinterpret_cast<unsigned char *>(get ? sym : local.as<char>()), mine);
   to_device(reinterpret_cast<unsigned char *>(get ? local.as<char>() : sym), guard);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  if (get)
-    scoped_get<S, NBI>
-        <<<shape.blocks, shape.threads>>>(local.as<char>(), sym, n, seg, src_off, dst_off, peer);
-  else
-    scoped_put<S, NBI>
-        <<<shape.blocks, shape.threads>>>(sym, local.as<char>(), n, seg, src_off, dst_off, peer);
+  auto kernel = get ? scoped_rma<S, NBI, true> : scoped_rma<S, NBI, false>;
+  char *dst = get ? local.as<char>() : sym;
+  const char *src = get ? sym : local.as<char>();
+  kernel<<<shape.blocks, shape.threads>>>(dst, src, n, seg, src_off, dst_off, peer);
   GPU_LAUNCHED();
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   std::vector<unsigned char> got =

@@ -14,18 +14,8 @@
 #include "gpu_test_util.h"
 
 using namespace gpu_test;
-using ishmem_test::left_pe;
-using ishmem_test::my_pe;
-using ishmem_test::n_pes;
-using ishmem_test::right_pe;
 
 namespace {
-
-ishmemx_device_handle_t handle() {
-  ishmemx_device_handle_t h{};
-  EXPECT_EQ(ishmemx_get_device_handle(&h), ISHMEM_SUCCESS) << ishmemx_last_error();
-  return h;
-}
 
 // Calls the handle form or the no-argument form of the same call.
 #define CALL(use_handle, fn, ...) ((use_handle) ? fn(h, __VA_ARGS__) : fn(__VA_ARGS__))

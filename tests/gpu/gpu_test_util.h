@@ -16,6 +16,12 @@
 
 namespace gpu_test {
 
+// The MPI tests' PE helpers, for every GPU test (`using namespace gpu_test`).
+using ishmem_test::left_pe;
+using ishmem_test::my_pe;
+using ishmem_test::n_pes;
+using ishmem_test::right_pe;
+
 // Records a failure naming the call when `rc` is not gpuSuccess; returns whether it was.
 inline bool gpu_ok(gpuError_t rc, const char *what, const char *file, int line) {
   if (rc == gpuSuccess) return true;
@@ -37,6 +43,13 @@ inline bool gpu_backend_active() {
     if (!::gpu_test::gpu_backend_active())                                    \
       GTEST_SKIP() << "no usable GPU: backend is " << ishmemx_backend_name(); \
   } while (0)
+
+// This PE's device handle; a failed call is recorded and leaves it zeroed.
+inline ishmemx_device_handle_t handle() {
+  ishmemx_device_handle_t h{};
+  EXPECT_EQ(ishmemx_get_device_handle(&h), ISHMEM_SUCCESS) << ishmemx_last_error();
+  return h;
+}
 
 template <class T>
 std::vector<T> to_host(const T *device, std::size_t count) {

@@ -3,9 +3,6 @@
 #include "gpu_test_util.h"
 
 using namespace gpu_test;
-using ishmem_test::left_pe;
-using ishmem_test::my_pe;
-using ishmem_test::right_pe;
 
 namespace {
 
@@ -28,10 +25,9 @@ __global__ void ring_get(ishmemx_device_handle_t h, char *dst, const char *sym, 
 
 TEST(HandleForm, RingPutGet) {
   SKIP_WITHOUT_GPU();
-  ishmemx_device_handle_t h{};
-  ASSERT_EQ(ishmemx_get_device_handle(&h), ISHMEM_SUCCESS);
+  const ishmemx_device_handle_t h = handle();
+  ASSERT_NE(h.pe_slot, nullptr);  // zeroed where the call failed
   EXPECT_EQ(h.my_pe, my_pe());
-  EXPECT_NE(h.pe_slot, nullptr);
   const std::size_t n = 300001;
   char *sym = static_cast<char *>(ishmem_calloc(n + 1, 1));
   int *word = static_cast<int *>(ishmem_calloc(1, sizeof(int)));

@@ -9,10 +9,6 @@
 #include "runtime/runtime.h"
 
 using namespace gpu_test;
-using ishmem_test::left_pe;
-using ishmem_test::my_pe;
-using ishmem_test::n_pes;
-using ishmem_test::right_pe;
 
 namespace {
 
