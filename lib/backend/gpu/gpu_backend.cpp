@@ -51,7 +51,7 @@ class VmmBackend final : public GpuBackend {
 
   void *reserve(std::size_t bytes) override {
     vendor::DevicePtr base{};
-    ISHMEMI_VMM(drv_, MemAddressReserve, (&base, bytes, granularity_, vendor::DevicePtr{}, 0));
+    ISHMEMI_VMM(drv_, MemAddressReserve, (&base, bytes, granularity_, 0, 0));
     return from_dptr(base);
   }
 

@@ -94,13 +94,13 @@ inline std::string runtime_text(gpuError_t rc) {
   } while (0)
 
 // Checks a virtual-memory call, written ISHMEMI_VMM(driver, MemMap, (args)) for cuMemMap
-// (through `driver`, a vendor::Driver) or hipMemMap; a failure names the call the way the
-// vendor's header below says (ISHMEMI_VMM_CALL_TEXT).
+// (through `driver`, a vendor::Driver) or hipMemMap; a failure names the call as the vendor
+// spells it ("cuMemMap(addr, bytes, ...)") and describes the status the vendor's way.
 #define ISHMEMI_VMM(driver, name, args)                                                       \
   do {                                                                                        \
     ::ishmem::detail::vendor::Result ishmemi_vmm_rc = ISHMEMI_VMM_CALL(driver, name) args;    \
     if (ishmemi_vmm_rc != ::ishmem::detail::vendor::kSuccess)                                 \
-      ::ishmem::detail::vendor::fail_call(ISHMEMI_VMM_CALL_TEXT(name, args),                  \
+      ::ishmem::detail::vendor::fail_call(ISHMEMI_VMM_PREFIX #name #args,                     \
                                           (driver).text(ishmemi_vmm_rc), __FILE__, __LINE__); \
   } while (0)
 
@@ -110,8 +110,8 @@ inline std::string runtime_text(gpuError_t rc) {
 //     text(Result) describes a status.
 //   kHeapAllocationType: the allocation type of heap chunks.
 //   launch_host_func(stream, fn, arg): enqueues fn(arg) on `stream`; throws on failure.
-// and the macros ISHMEMI_VMM_PREFIX ("cu" or "hip"), ISHMEMI_VMM_CALL(driver, name) (the
-// callable) and ISHMEMI_VMM_CALL_TEXT(name, args) (the call's name in messages).
+// and the macros ISHMEMI_VMM_PREFIX ("cu" or "hip") and ISHMEMI_VMM_CALL(driver, name), the
+// callable virtual-memory call `name`.
 #ifdef ISHMEMI_PLATFORM_HIP
 #include "backend/gpu/vendor_hip.h"
 #else

@@ -9,16 +9,15 @@
 namespace ishmem::detail::vendor {
 
 // The driver calls the backend makes (cuX, resolved into Driver::fn.X).
-#define ISHMEMI_CU_CALLS(X)                                                                        \
-  X(GetErrorString)                                                                                \
-  X(DeviceGet) X(DeviceGetAttribute) X(MemGetAllocationGranularity) X(MemAddressReserve)           \
-      X(MemAddressFree) X(MemCreate) X(MemExportToShareableHandle) X(MemImportFromShareableHandle) \
-          X(MemMap) X(MemSetAccess) X(MemUnmap) X(MemRelease)
+// clang-format off
+#define ISHMEMI_CU_CALLS(X)                                                              \
+  X(GetErrorString) X(DeviceGet) X(DeviceGetAttribute) X(MemGetAllocationGranularity)    \
+  X(MemAddressReserve) X(MemAddressFree) X(MemCreate) X(MemExportToShareableHandle)      \
+  X(MemImportFromShareableHandle) X(MemMap) X(MemSetAccess) X(MemUnmap) X(MemRelease)
+// clang-format on
 
 #define ISHMEMI_VMM_PREFIX "cu"
 #define ISHMEMI_VMM_CALL(driver, name) (driver).fn.name
-// Driver calls are named without their arguments: "cuMemCreate".
-#define ISHMEMI_VMM_CALL_TEXT(name, args) ISHMEMI_VMM_PREFIX #name
 
 constexpr CUmemAllocationType kHeapAllocationType = CU_MEM_ALLOCATION_TYPE_PINNED;
 

@@ -9,8 +9,6 @@ namespace ishmem::detail::vendor {
 
 #define ISHMEMI_VMM_PREFIX "hip"
 #define ISHMEMI_VMM_CALL(driver, name) hip##name
-// Calls are named with their arguments: "hipMemCreate(&handle, bytes, &prop_, 0)".
-#define ISHMEMI_VMM_CALL_TEXT(name, args) ISHMEMI_VMM_PREFIX #name #args
 
 // The heap's allocation type. Uncached (fine-grained) memory keeps system-scope atomics and
 // signals coherent between GPUs while kernels run; HIP 5.2's virtual-memory API offers only
