@@ -7,6 +7,12 @@ target_sources(ishmem PRIVATE
   runtime/gpu_runtime.cpp
   backend/gpu/placement.cpp)
 
+# One GPU backend source for both vendors: backend/gpu/vendor.h picks the vendor's names
+# (from ISHMEM_GPU_HIP, defined below for HIP builds).
+if(NOT ISHMEM_GPU_BACKEND STREQUAL "none")
+  target_sources(ishmem PRIVATE backend/gpu/gpu_backend.cpp)
+endif()
+
 if(ISHMEM_HWLOC_FOUND)
   target_compile_definitions(ishmem PRIVATE ISHMEM_HAVE_HWLOC=1)
   target_include_directories(ishmem PRIVATE ${ISHMEM_HWLOC_INCLUDE})
@@ -37,7 +43,6 @@ function(ishmemi_stream_kernels)
 endfunction()
 
 if(ISHMEM_GPU_BACKEND STREQUAL "cuda")
-  target_sources(ishmem PRIVATE backend/cuda/cuda_backend.cpp)
   add_library(ishmem_kernels OBJECT device/stream_kernels.cu)
   ishmemi_stream_kernels()
   # The runtime only: the driver is reached at run time, never linked.
@@ -51,7 +56,6 @@ if(ISHMEM_GPU_BACKEND STREQUAL "cuda")
                                                  POSITION_INDEPENDENT_CODE ON
                                                  EXPORT_NAME device)
 elseif(ISHMEM_GPU_BACKEND STREQUAL "hip")
-  target_sources(ishmem PRIVATE backend/hip/hip_backend.cpp)
   target_link_libraries(ishmem PUBLIC hip::host)
   target_compile_definitions(ishmem PUBLIC ISHMEM_GPU_HIP=1)
   add_library(ishmem_kernels OBJECT)

@@ -42,9 +42,17 @@ class Backend {
   virtual std::string placement() const = 0;
 };
 
+// What the GPU backend is told by the runtime (from its config and the node's layout); a
+// backend never reads the environment itself.
+struct GpuOptions {
+  int local_rank = 0;  // node-local rank: picks the device when `device` is -1
+  long device = -1;    // ISHMEM_DEVICE: ordinal among the visible devices, -1 = by local rank
+  bool bind = true;    // ISHMEM_BIND: bind this PE's threads to the cores nearest its GPU
+};
+
 std::unique_ptr<Backend> make_host_backend();
 // Returns nullptr when the GPU backend is not compiled in or no GPU/driver is usable;
 // `why` then says why (for the log and ishmem-info).
-std::unique_ptr<Backend> make_gpu_backend(int local_rank, int n_local, std::string &why);
+std::unique_ptr<Backend> make_gpu_backend(const GpuOptions &options, std::string &why);
 
 }  // namespace ishmem::detail

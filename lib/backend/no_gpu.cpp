@@ -3,7 +3,7 @@
 
 namespace ishmem::detail {
 
-std::unique_ptr<Backend> make_gpu_backend(int, int, std::string &why) {
+std::unique_ptr<Backend> make_gpu_backend(const GpuOptions &, std::string &why) {
   why = "this build has no GPU backend (-DISHMEM_GPU=none)";
   return nullptr;
 }

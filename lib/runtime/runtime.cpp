@@ -29,8 +29,12 @@ std::unique_ptr<Backend> choose_backend(const Runtime &rt) {
   std::unique_ptr<Backend> gpu;
   std::string why;
   if (wanted != "host") {
+    GpuOptions options;
+    options.local_rank = topo.local_rank;
+    options.device = rt.config.device;
+    options.bind = rt.config.bind != "none";
     try {
-      gpu = make_gpu_backend(topo.local_rank, topo.n_local, why);
+      gpu = make_gpu_backend(options, why);
     } catch (const Error &e) {  // every PE must reach the agreement below
       gpu.reset();
       why = e.what();
