@@ -111,39 +111,47 @@ T get_value(const T *source, int pe) {
 // The operations of the RMA signature lists; `fn` names the call in error messages.
 namespace host {
 
-template <class>
-int putmem(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) {
-  return rma(Direction::put, dest, source, nbytes, pe, true, fn);
-}
-template <class>
-int getmem(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) {
-  return rma(Direction::get, dest, source, nbytes, pe, true, fn);
-}
-template <class>
-int putmem_nbi(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) {
-  return rma(Direction::put, dest, source, nbytes, pe, false, fn);
-}
-template <class>
-int getmem_nbi(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) {
-  return rma(Direction::get, dest, source, nbytes, pe, false, fn);
-}
+// DIR is put or get: the byte, typed and sized forms, blocking and _nbi, and the strided ones.
+#define ISHMEMI_RMA_OPS(DIR)                                                                     \
+  template <class>                                                                               \
+  int DIR##mem(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) {     \
+    return rma(Direction::DIR, dest, source, nbytes, pe, true, fn);                              \
+  }                                                                                              \
+  template <class>                                                                               \
+  int DIR##mem_nbi(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) { \
+    return rma(Direction::DIR, dest, source, nbytes, pe, false, fn);                             \
+  }                                                                                              \
+  template <class T>                                                                             \
+  int DIR(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {                \
+    return typed(Direction::DIR, dest, source, nelems, sizeof(T), pe, true, fn);                 \
+  }                                                                                              \
+  template <class T>                                                                             \
+  int DIR##_nbi(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {          \
+    return typed(Direction::DIR, dest, source, nelems, sizeof(T), pe, false, fn);                \
+  }                                                                                              \
+  template <std::size_t Bytes>                                                                   \
+  int DIR##_sized(const char *fn, void *dest, const void *source, std::size_t nelems, int pe) {  \
+    return typed(Direction::DIR, dest, source, nelems, Bytes, pe, true, fn);                     \
+  }                                                                                              \
+  template <std::size_t Bytes>                                                                   \
+  int DIR##_sized_nbi(const char *fn, void *dest, const void *source, std::size_t nelems,        \
+                      int pe) {                                                                  \
+    return typed(Direction::DIR, dest, source, nelems, Bytes, pe, false, fn);                    \
+  }                                                                                              \
+  template <class T>                                                                             \
+  int i##DIR(const char *fn, T *dest, const T *source, std::ptrdiff_t dst, std::ptrdiff_t sst,   \
+             std::size_t nelems, int pe) {                                                       \
+    return rma_strided(Direction::DIR, dest, source, dst, sst, nelems, sizeof(T), pe, fn);       \
+  }                                                                                              \
+  template <std::size_t Bytes>                                                                   \
+  int i##DIR##_sized(const char *fn, void *dest, const void *source, std::ptrdiff_t dst,         \
+                     std::ptrdiff_t sst, std::size_t nelems, int pe) {                           \
+    return rma_strided(Direction::DIR, dest, source, dst, sst, nelems, Bytes, pe, fn);           \
+  }
+ISHMEMI_RMA_OPS(put)
+ISHMEMI_RMA_OPS(get)
+#undef ISHMEMI_RMA_OPS
 
-template <class T>
-int put(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {
-  return typed(Direction::put, dest, source, nelems, sizeof(T), pe, true, fn);
-}
-template <class T>
-int get(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {
-  return typed(Direction::get, dest, source, nelems, sizeof(T), pe, true, fn);
-}
-template <class T>
-int put_nbi(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {
-  return typed(Direction::put, dest, source, nelems, sizeof(T), pe, false, fn);
-}
-template <class T>
-int get_nbi(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {
-  return typed(Direction::get, dest, source, nelems, sizeof(T), pe, false, fn);
-}
 // p and g report errors as ishmem_p / ishmem_g: their slow halves are shared by every type.
 template <class T>
 int p(const char *, T *dest, T value, int pe) {
@@ -152,43 +160,6 @@ int p(const char *, T *dest, T value, int pe) {
 template <class T>
 T g(const char *, const T *source, int pe) {
   return get_value(source, pe);
-}
-template <class T>
-int iput(const char *fn, T *dest, const T *source, std::ptrdiff_t dst, std::ptrdiff_t sst,
-         std::size_t nelems, int pe) {
-  return rma_strided(Direction::put, dest, source, dst, sst, nelems, sizeof(T), pe, fn);
-}
-template <class T>
-int iget(const char *fn, T *dest, const T *source, std::ptrdiff_t dst, std::ptrdiff_t sst,
-         std::size_t nelems, int pe) {
-  return rma_strided(Direction::get, dest, source, dst, sst, nelems, sizeof(T), pe, fn);
-}
-
-template <std::size_t Bytes>
-int put_sized(const char *fn, void *dest, const void *source, std::size_t nelems, int pe) {
-  return typed(Direction::put, dest, source, nelems, Bytes, pe, true, fn);
-}
-template <std::size_t Bytes>
-int get_sized(const char *fn, void *dest, const void *source, std::size_t nelems, int pe) {
-  return typed(Direction::get, dest, source, nelems, Bytes, pe, true, fn);
-}
-template <std::size_t Bytes>
-int put_sized_nbi(const char *fn, void *dest, const void *source, std::size_t nelems, int pe) {
-  return typed(Direction::put, dest, source, nelems, Bytes, pe, false, fn);
-}
-template <std::size_t Bytes>
-int get_sized_nbi(const char *fn, void *dest, const void *source, std::size_t nelems, int pe) {
-  return typed(Direction::get, dest, source, nelems, Bytes, pe, false, fn);
-}
-template <std::size_t Bytes>
-int iput_sized(const char *fn, void *dest, const void *source, std::ptrdiff_t dst,
-               std::ptrdiff_t sst, std::size_t nelems, int pe) {
-  return rma_strided(Direction::put, dest, source, dst, sst, nelems, Bytes, pe, fn);
-}
-template <std::size_t Bytes>
-int iget_sized(const char *fn, void *dest, const void *source, std::ptrdiff_t dst,
-               std::ptrdiff_t sst, std::size_t nelems, int pe) {
-  return rma_strided(Direction::get, dest, source, dst, sst, nelems, Bytes, pe, fn);
 }
 
 }  // namespace host

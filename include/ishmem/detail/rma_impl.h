@@ -91,38 +91,27 @@ inline const Handle &host_state() {
 #ifdef ISHMEMI_GPU
 /* ---- Operations of the signature lists (ishmem/detail/signatures.h) ------------------------ */
 
-template <class>
-ISHMEMI_FN int putmem(const Handle &h, void *dest, const void *src, size_t n, int pe) {
-  return put_group<Thread, false>(h, dest, src, n, pe);
-}
-template <class>
-ISHMEMI_FN int getmem(const Handle &h, void *dest, const void *src, size_t n, int pe) {
-  return get_group<Thread, false>(h, dest, src, n, pe);
-}
-template <class>
-ISHMEMI_FN int putmem_nbi(const Handle &h, void *dest, const void *src, size_t n, int pe) {
-  return put_group<Thread, true>(h, dest, src, n, pe);
-}
-template <class>
-ISHMEMI_FN int getmem_nbi(const Handle &h, void *dest, const void *src, size_t n, int pe) {
-  return get_group<Thread, true>(h, dest, src, n, pe);
-}
-template <class T>
-ISHMEMI_FN int put(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {
-  return put_group<Thread, false>(h, dest, src, nelems * sizeof(T), pe);
-}
-template <class T>
-ISHMEMI_FN int get(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {
-  return get_group<Thread, false>(h, dest, src, nelems * sizeof(T), pe);
-}
-template <class T>
-ISHMEMI_FN int put_nbi(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {
-  return put_group<Thread, true>(h, dest, src, nelems * sizeof(T), pe);
-}
-template <class T>
-ISHMEMI_FN int get_nbi(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {
-  return get_group<Thread, true>(h, dest, src, nelems * sizeof(T), pe);
-}
+/* DIR is put or get: the byte forms (the list's TARG is void) and the typed ones. */
+#define ISHMEMI_RMA_OPS(DIR)                                                                    \
+  template <class>                                                                              \
+  ISHMEMI_FN int DIR##mem(const Handle &h, void *dest, const void *src, size_t n, int pe) {     \
+    return DIR##_group<Thread, false>(h, dest, src, n, pe);                                     \
+  }                                                                                             \
+  template <class>                                                                              \
+  ISHMEMI_FN int DIR##mem_nbi(const Handle &h, void *dest, const void *src, size_t n, int pe) { \
+    return DIR##_group<Thread, true>(h, dest, src, n, pe);                                      \
+  }                                                                                             \
+  template <class T>                                                                            \
+  ISHMEMI_FN int DIR(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {           \
+    return DIR##_group<Thread, false>(h, dest, src, nelems * sizeof(T), pe);                    \
+  }                                                                                             \
+  template <class T>                                                                            \
+  ISHMEMI_FN int DIR##_nbi(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {     \
+    return DIR##_group<Thread, true>(h, dest, src, nelems * sizeof(T), pe);                     \
+  }
+ISHMEMI_RMA_OPS(put)
+ISHMEMI_RMA_OPS(get)
+#undef ISHMEMI_RMA_OPS
 #endif /* ISHMEMI_GPU */
 
 } /* namespace ishmemi */
