@@ -59,29 +59,21 @@ ISHMEMI_FN void st_release(U *p, U v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, ISHMEMI_SYS);
 }
 template <class U>
-ISHMEMI_FN U atomic_add(U *p, U v) {
-  return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS);
-}
-template <class U>
 ISHMEMI_FN void add_release(U *p, U v) {
   __hip_atomic_fetch_add(p, v, __ATOMIC_RELEASE, ISHMEMI_SYS);
 }
-template <class U>
-ISHMEMI_FN U atomic_and(U *p, U v) {
-  return __hip_atomic_fetch_and(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS);
-}
-template <class U>
-ISHMEMI_FN U atomic_or(U *p, U v) {
-  return __hip_atomic_fetch_or(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS);
-}
-template <class U>
-ISHMEMI_FN U atomic_xor(U *p, U v) {
-  return __hip_atomic_fetch_xor(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS);
-}
-template <class U>
-ISHMEMI_FN U atomic_exch(U *p, U v) {
-  return __hip_atomic_exchange(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS);
-}
+/* Relaxed read-modify-writes: atomic_add, _and, _or, _xor, _exch. */
+#define ISHMEMI_RMW(NAME, BUILTIN)                                      \
+  template <class U>                                                    \
+  ISHMEMI_FN U atomic_##NAME(U *p, U v) {                               \
+    return __hip_atomic_##BUILTIN(p, v, __ATOMIC_RELAXED, ISHMEMI_SYS); \
+  }
+ISHMEMI_RMW(add, fetch_add)
+ISHMEMI_RMW(and, fetch_and)
+ISHMEMI_RMW(or, fetch_or)
+ISHMEMI_RMW(xor, fetch_xor)
+ISHMEMI_RMW(exch, exchange)
+#undef ISHMEMI_RMW
 template <class U>
 ISHMEMI_FN U atomic_cas(U *p, U cond, U v) {
   __hip_atomic_compare_exchange_strong(p, &cond, v, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
@@ -155,26 +147,18 @@ ISHMEMI_FN void add_release(unsigned long long *p, unsigned long long v) {
   atomicAdd_system(p, v);
 }
 #endif
-template <class U>
-ISHMEMI_FN U atomic_add(U *p, U v) {
-  return atomicAdd_system(p, v);
-}
-template <class U>
-ISHMEMI_FN U atomic_and(U *p, U v) {
-  return atomicAnd_system(p, v);
-}
-template <class U>
-ISHMEMI_FN U atomic_or(U *p, U v) {
-  return atomicOr_system(p, v);
-}
-template <class U>
-ISHMEMI_FN U atomic_xor(U *p, U v) {
-  return atomicXor_system(p, v);
-}
-template <class U>
-ISHMEMI_FN U atomic_exch(U *p, U v) {
-  return atomicExch_system(p, v);
-}
+/* Relaxed read-modify-writes: atomic_add, _and, _or, _xor, _exch. */
+#define ISHMEMI_RMW(NAME, CUDA_FN)        \
+  template <class U>                      \
+  ISHMEMI_FN U atomic_##NAME(U *p, U v) { \
+    return CUDA_FN##_system(p, v);        \
+  }
+ISHMEMI_RMW(add, atomicAdd)
+ISHMEMI_RMW(and, atomicAnd)
+ISHMEMI_RMW(or, atomicOr)
+ISHMEMI_RMW(xor, atomicXor)
+ISHMEMI_RMW(exch, atomicExch)
+#undef ISHMEMI_RMW
 template <class U>
 ISHMEMI_FN U atomic_cas(U *p, U cond, U v) {
   return atomicCAS_system(p, cond, v);

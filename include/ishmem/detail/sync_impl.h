@@ -58,39 +58,25 @@ ISHMEMI_FN T amo_fetch_xor(const Handle &h, T *dest, T value, int pe) {
   return from_word<T>(atomic_xor(peer_word(h, dest, pe), to_word(value)));
 }
 /* Non-fetching forms: the result is dropped, so the compiler emits a reduction (red.sys). */
-template <class T>
-ISHMEMI_FN int amo_add(const Handle &h, T *dest, T value, int pe) {
-  amo_fetch_add<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
-}
+#define ISHMEMI_UPDATE_OP(OP)                                          \
+  template <class T>                                                   \
+  ISHMEMI_FN int amo_##OP(const Handle &h, T *dest, T value, int pe) { \
+    amo_fetch_##OP<T>(h, dest, value, pe);                             \
+    return ISHMEM_SUCCESS;                                             \
+  }
+ISHMEMI_UPDATE_OP(add)
+ISHMEMI_UPDATE_OP(and)
+ISHMEMI_UPDATE_OP(or)
+ISHMEMI_UPDATE_OP(xor)
+#undef ISHMEMI_UPDATE_OP
 template <class T>
 ISHMEMI_FN int amo_inc(const Handle &h, T *dest, int pe) {
   return amo_add<T>(h, dest, (T)1, pe);
-}
-template <class T>
-ISHMEMI_FN int amo_and(const Handle &h, T *dest, T value, int pe) {
-  amo_fetch_and<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
-}
-template <class T>
-ISHMEMI_FN int amo_or(const Handle &h, T *dest, T value, int pe) {
-  amo_fetch_or<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
-}
-template <class T>
-ISHMEMI_FN int amo_xor(const Handle &h, T *dest, T value, int pe) {
-  amo_fetch_xor<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
 }
 /* _nbi fetching forms: the value lands in *fetch before the call returns. */
 template <class T>
 ISHMEMI_FN int amo_fetch_nbi(const Handle &h, T *fetch, const T *src, int pe) {
   *fetch = amo_fetch<T>(h, src, pe);
-  return ISHMEM_SUCCESS;
-}
-template <class T>
-ISHMEMI_FN int amo_swap_nbi(const Handle &h, T *fetch, T *dest, T value, int pe) {
-  *fetch = amo_swap<T>(h, dest, value, pe);
   return ISHMEM_SUCCESS;
 }
 template <class T>
@@ -103,26 +89,19 @@ ISHMEMI_FN int amo_fetch_inc_nbi(const Handle &h, T *fetch, T *dest, int pe) {
   *fetch = amo_fetch_inc<T>(h, dest, pe);
   return ISHMEM_SUCCESS;
 }
-template <class T>
-ISHMEMI_FN int amo_fetch_add_nbi(const Handle &h, T *fetch, T *dest, T value, int pe) {
-  *fetch = amo_fetch_add<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
-}
-template <class T>
-ISHMEMI_FN int amo_fetch_and_nbi(const Handle &h, T *fetch, T *dest, T value, int pe) {
-  *fetch = amo_fetch_and<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
-}
-template <class T>
-ISHMEMI_FN int amo_fetch_or_nbi(const Handle &h, T *fetch, T *dest, T value, int pe) {
-  *fetch = amo_fetch_or<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
-}
-template <class T>
-ISHMEMI_FN int amo_fetch_xor_nbi(const Handle &h, T *fetch, T *dest, T value, int pe) {
-  *fetch = amo_fetch_xor<T>(h, dest, value, pe);
-  return ISHMEM_SUCCESS;
-}
+/* The _nbi forms of the fetching operations that take one value. */
+#define ISHMEMI_FETCH_NBI_OP(OP)                                                       \
+  template <class T>                                                                   \
+  ISHMEMI_FN int amo_##OP##_nbi(const Handle &h, T *fetch, T *dest, T value, int pe) { \
+    *fetch = amo_##OP<T>(h, dest, value, pe);                                          \
+    return ISHMEM_SUCCESS;                                                             \
+  }
+ISHMEMI_FETCH_NBI_OP(swap)
+ISHMEMI_FETCH_NBI_OP(fetch_add)
+ISHMEMI_FETCH_NBI_OP(fetch_and)
+ISHMEMI_FETCH_NBI_OP(fetch_or)
+ISHMEMI_FETCH_NBI_OP(fetch_xor)
+#undef ISHMEMI_FETCH_NBI_OP
 
 /* ---- Put with signal ---------------------------------------------------------------------- */
 
