@@ -18,11 +18,14 @@
 #endif
 #include <mpi.h>
 
-#include "ishmem/types.h"
+#include "ishmem/detail/signatures.h" /* the signature lists that declare the calls */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* One declaration per signature list entry. */
+#define ISHMEMI_DECLARE(RET, NAME, PARAMS, ARGS, OP, TARG) RET NAME PARAMS;
 
 #define ISHMEM_MAJOR_VERSION 1 /* OpenSHMEM specification version implemented */
 #define ISHMEM_MINOR_VERSION 5
@@ -98,39 +101,23 @@ int ishmemx_heap_trim(void);
 /* ---- RMA ------------------------------------------------------------------------------- */
 
 /* Blocking: on return the source buffer may be reused (put) or the data has arrived (get).
- * Completion at the target of a put is guaranteed by ishmem_quiet. */
-int ishmem_putmem(void *dest, const void *source, size_t nbytes, int pe);
-int ishmem_getmem(void *dest, const void *source, size_t nbytes, int pe);
-/* Non-blocking: buffers may be touched only after ishmem_quiet. */
-int ishmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe);
-int ishmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe);
+ * Completion at the target of a put is guaranteed by ishmem_quiet. Non-blocking (_nbi):
+ * buffers may be touched only after ishmem_quiet.
+ *   int ishmem_putmem(void *dest, const void *source, size_t nbytes, int pe);
+ *   int ishmem_getmem(void *dest, const void *source, size_t nbytes, int pe);
+ *   int ishmem_putmem_nbi(...), ishmem_getmem_nbi(...): the same parameters. */
+ISHMEMI_RMA_BYTES_CALLS(ISHMEMI_DECLARE)
 
 /* Typed RMA, one set per OpenSHMEM standard RMA type: ishmem_<name>_put, _get, _p, _g,
  * _iput, _iget (strides counted in elements), _put_nbi, _get_nbi. */
-#define ISHMEMI_DECLARE_TYPED_RMA(T, N)                                                        \
-  int ishmem_##N##_put(T *dest, const T *source, size_t nelems, int pe);                       \
-  int ishmem_##N##_get(T *dest, const T *source, size_t nelems, int pe);                       \
-  int ishmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe);                   \
-  int ishmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe);                   \
-  int ishmem_##N##_p(T *dest, T value, int pe);                                                \
-  T ishmem_##N##_g(const T *source, int pe);                                                   \
-  int ishmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                        int pe);                                                               \
-  int ishmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
-                        int pe);
+#define ISHMEMI_DECLARE_TYPED_RMA(T, N)          \
+  ISHMEMI_RMA_TYPED_CALLS(ISHMEMI_DECLARE, T, N) \
+  ISHMEMI_RMA_STRIDED_CALLS(ISHMEMI_DECLARE, T, N)
 ISHMEMI_RMA_TYPES(ISHMEMI_DECLARE_TYPED_RMA)
 #undef ISHMEMI_DECLARE_TYPED_RMA
 
 /* Sized RMA: ishmem_put<bits>, _get<bits>, _iput<bits>, _iget<bits>, and _nbi forms. */
-#define ISHMEMI_DECLARE_SIZED_RMA(BITS, BYTES)                                        \
-  int ishmem_put##BITS(void *dest, const void *source, size_t nelems, int pe);        \
-  int ishmem_get##BITS(void *dest, const void *source, size_t nelems, int pe);        \
-  int ishmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);  \
-  int ishmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe);  \
-  int ishmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                        size_t nelems, int pe);                                       \
-  int ishmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
-                        size_t nelems, int pe);
+#define ISHMEMI_DECLARE_SIZED_RMA(BITS, BYTES) ISHMEMI_RMA_SIZED_CALLS(ISHMEMI_DECLARE, BITS, BYTES)
 ISHMEMI_SIZED_RMA(ISHMEMI_DECLARE_SIZED_RMA)
 #undef ISHMEMI_DECLARE_SIZED_RMA
 
@@ -159,11 +146,24 @@ int ishmemx_quiet_on_stream(void *stream);
 /* Collective: work after it on `stream` starts once every PE's stream has reached its
  * matching call, and what came before on every PE's stream is complete. */
 int ishmemx_barrier_all_on_stream(void *stream);
+/* Enqueues on `stream` a put of nbytes to dest on pe, then the update of pe's signal sig_addr
+ * (ISHMEM_SIGNAL_SET or _ADD): a PE that sees the signal sees the data. Returns at once; with
+ * the host backend it acts at once, like ishmem_putmem_signal. */
+int ishmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbytes,
+                                    uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                    void *stream);
+/* Enqueues on `stream` a wait until this PE's signal compares true against cmp_value: later
+ * work on the stream starts after it. Returns at once (the host backend waits at once). */
+int ishmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                                        void *stream);
 
 #ifdef __cplusplus
 }
 #endif
 
 #include "ishmem/sync.h" /* atomics, put-with-signal, wait/test */
+
+#undef ISHMEMI_DECLARE
+#include "ishmem/detail/signatures_end.h"
 
 #endif /* ISHMEM_H */

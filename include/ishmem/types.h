@@ -1,5 +1,7 @@
 /* ishmem type tables: one list of the OpenSHMEM 1.5 types, expanded by X-macros into the
- * typed API declarations (ishmem.h), the host definitions (lib/api) and the device forms. */
+ * typed API declarations (ishmem.h), the host definitions (lib/api) and the device forms
+ * (through the signature lists of ishmem/detail/signatures.h). The tables stay defined in
+ * users' code (tests generate one case per type from them); the generators do not. */
 #ifndef ISHMEM_TYPES_H
 #define ISHMEM_TYPES_H
 
@@ -70,5 +72,19 @@
   X(int64_t, int64)                  \
   X(uint32_t, uint32)                \
   X(uint64_t, uint64)
+
+/* The device filter of the table: DEVICE_TYPE(GEN, T, N) is GEN(T, N) for a type with device
+ * forms, and nothing for long double (CUDA and HIP compile it as double in device code). */
+#define ISHMEMI_PP_SECOND(a, b, ...) b
+#define ISHMEMI_PP_PROBE(...) ISHMEMI_PP_SECOND(__VA_ARGS__, 0, ~)
+#define ISHMEMI_PP_CAT(a, b) ISHMEMI_PP_CAT_(a, b)
+#define ISHMEMI_PP_CAT_(a, b) a##b
+#define ISHMEMI_HOST_ONLY_TYPE_longdouble ~, 1
+#define ISHMEMI_PP_IF_0(yes, no) no
+#define ISHMEMI_PP_IF_1(yes, no) yes
+#define ISHMEMI_PP_IGNORE(T, N)
+#define ISHMEMI_DEVICE_TYPE(GEN, T, N)                                         \
+  ISHMEMI_PP_CAT(ISHMEMI_PP_IF_, ISHMEMI_PP_PROBE(ISHMEMI_HOST_ONLY_TYPE_##N)) \
+  (ISHMEMI_PP_IGNORE, GEN)(T, N)
 
 #endif /* ISHMEM_TYPES_H */

@@ -1,9 +1,11 @@
-// Host atomic memory operations, generated from the AMO type tables. A node-local target on
-// a host heap is one __atomic instruction on the shared mapping; other targets go through
-// MPI's atomics (MPI_Fetch_and_op, MPI_Compare_and_swap).
+// Host atomic memory operations, defined from the AMO signature lists over the AMO type tables. A
+// node-local target on a host heap is one __atomic instruction on the shared mapping; other targets
+// go through MPI's atomics (MPI_Fetch_and_op, MPI_Compare_and_swap).
 #include <type_traits>
 
 #include "api/amo_path.h"
+#include "api/calls.h"
+#include "api/checks.h"
 #include "api/guard.h"
 
 using namespace ishmem::detail;
@@ -47,15 +49,8 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
   T result{};
   rc = guard([&] {
     Runtime &rt = runtime();
-    if (pe < 0 || pe >= g_fast.n_pes)
-      fail(ISHMEM_ERR_INVALID_PE, "atomic: PE %d is not in [0, %d)", pe, g_fast.n_pes);
-    std::size_t off = reinterpret_cast<char *>(dest) - g_fast.local_base;
-    if (off >= g_fast.stride || sizeof(T) > g_fast.stride - off)
-      fail(ISHMEM_ERR_NOT_SYMMETRIC, "atomic: %p is not inside the symmetric heap",
-           static_cast<void *>(dest));
-    if (off % sizeof(T) != 0)
-      fail(ISHMEM_ERR_INVALID_ARG, "atomic: %p is not aligned to %zu bytes",
-           static_cast<void *>(dest), sizeof(T));
+    check_pe(pe, "atomic");
+    std::size_t off = check_symmetric_word(dest, sizeof(T), "atomic");
     if (!rt.remote)
       fail(ISHMEM_ERR_UNSUPPORTED,
            "atomic: host-initiated atomics on a %s heap are not supported; use the device API",
@@ -74,93 +69,105 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
   return result;
 }
 
-}  // namespace ishmem::detail
+// The operations of the AMO signature lists: each is one call of amo<T>(op, dest, value, cond,
+// pe, rc). Every AMO reports its errors as "atomic".
+namespace host {
 
-// Every AMO is a call of amo<T>(op, dest, value, cond, pe, rc); the macros only name them.
-#define ISHMEMI_RC_CALL(expr) \
-  int rc;                     \
-  (void)(expr);               \
-  return rc
-#define ISHMEMI_NBI_CALL(expr) \
-  int rc;                      \
-  *fetch = (expr);             \
-  return rc
+template <class T>
+T amo_fetch(const char *, const T *source, int pe) {
+  int rc;
+  return amo<T>(AmoOp::fetch, const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe,
+                rc);
+}
+template <class T>
+int amo_fetch_nbi(const char *, T *fetch, const T *source, int pe) {
+  int rc;
+  *fetch =
+      amo<T>(AmoOp::fetch, const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe, rc);
+  return rc;
+}
+template <class T>
+int amo_set(const char *, T *dest, T value, int pe) {
+  int rc;
+  (void)amo<T>(AmoOp::set, dest, value, static_cast<T>(0), pe, rc);
+  return rc;
+}
+template <class T>
+T amo_compare_swap(const char *, T *dest, T cond, T value, int pe) {
+  int rc;
+  return amo<T>(AmoOp::compare_swap, dest, value, cond, pe, rc);
+}
+template <class T>
+int amo_compare_swap_nbi(const char *, T *fetch, T *dest, T cond, T value, int pe) {
+  int rc;
+  *fetch = amo<T>(AmoOp::compare_swap, dest, value, cond, pe, rc);
+  return rc;
+}
+template <class T>
+T amo_fetch_inc(const char *, T *dest, int pe) {
+  int rc;
+  return amo<T>(AmoOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe, rc);
+}
+template <class T>
+int amo_inc(const char *, T *dest, int pe) {
+  int rc;
+  (void)amo<T>(AmoOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe, rc);
+  return rc;
+}
+template <class T>
+int amo_fetch_inc_nbi(const char *, T *fetch, T *dest, int pe) {
+  int rc;
+  *fetch = amo<T>(AmoOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe, rc);
+  return rc;
+}
+
+// The operations that take one value: OP is the AmoOp, NAME the operation's list name.
+#define ISHMEMI_VALUE_OPS(NAME, OP)                                        \
+  template <class T>                                                       \
+  T amo_##NAME(const char *, T *dest, T value, int pe) {                   \
+    int rc;                                                                \
+    return amo<T>(OP, dest, value, static_cast<T>(0), pe, rc);             \
+  }                                                                        \
+  template <class T>                                                       \
+  int amo_##NAME##_nbi(const char *, T *fetch, T *dest, T value, int pe) { \
+    int rc;                                                                \
+    *fetch = amo<T>(OP, dest, value, static_cast<T>(0), pe, rc);           \
+    return rc;                                                             \
+  }
+ISHMEMI_VALUE_OPS(swap, AmoOp::swap)
+ISHMEMI_VALUE_OPS(fetch_add, AmoOp::add)
+ISHMEMI_VALUE_OPS(fetch_and, AmoOp::bit_and)
+ISHMEMI_VALUE_OPS(fetch_or, AmoOp::bit_or)
+ISHMEMI_VALUE_OPS(fetch_xor, AmoOp::bit_xor)
+#undef ISHMEMI_VALUE_OPS
+// The non-fetching forms of add, and, or, xor.
+#define ISHMEMI_UPDATE_OP(NAME, OP)                           \
+  template <class T>                                          \
+  int amo_##NAME(const char *, T *dest, T value, int pe) {    \
+    int rc;                                                   \
+    (void)amo<T>(OP, dest, value, static_cast<T>(0), pe, rc); \
+    return rc;                                                \
+  }
+ISHMEMI_UPDATE_OP(add, AmoOp::add)
+ISHMEMI_UPDATE_OP(and, AmoOp::bit_and)
+ISHMEMI_UPDATE_OP(or, AmoOp::bit_or)
+ISHMEMI_UPDATE_OP(xor, AmoOp::bit_xor)
+#undef ISHMEMI_UPDATE_OP
+
+}  // namespace host
+}  // namespace ishmem::detail
 
 extern "C" {
 
-#define ISHMEMI_DEFINE_AMO_EXTENDED(T, N)                                                          \
-  T ishmem_##N##_atomic_fetch(const T *source, int pe) {                                           \
-    int rc;                                                                                        \
-    return amo<T>(AmoOp::fetch, const_cast<T *>(source), static_cast<T>(0), static_cast<T>(0), pe, \
-                  rc);                                                                             \
-  }                                                                                                \
-  int ishmem_##N##_atomic_set(T *dest, T value, int pe) {                                          \
-    ISHMEMI_RC_CALL(amo<T>(AmoOp::set, dest, value, static_cast<T>(0), pe, rc));                   \
-  }                                                                                                \
-  T ishmem_##N##_atomic_swap(T *dest, T value, int pe) {                                           \
-    int rc;                                                                                        \
-    return amo<T>(AmoOp::swap, dest, value, static_cast<T>(0), pe, rc);                            \
-  }                                                                                                \
-  int ishmem_##N##_atomic_fetch_nbi(T *fetch, const T *source, int pe) {                           \
-    ISHMEMI_NBI_CALL(amo<T>(AmoOp::fetch, const_cast<T *>(source), static_cast<T>(0),              \
-                            static_cast<T>(0), pe, rc));                                           \
-  }                                                                                                \
-  int ishmem_##N##_atomic_swap_nbi(T *fetch, T *dest, T value, int pe) {                           \
-    ISHMEMI_NBI_CALL(amo<T>(AmoOp::swap, dest, value, static_cast<T>(0), pe, rc));                 \
-  }
+#define ISHMEMI_DEFINE_AMO_EXTENDED(T, N) ISHMEMI_AMO_EXTENDED_CALLS(ISHMEMI_DEFINE_CALL, T, N)
+#define ISHMEMI_DEFINE_AMO_STANDARD(T, N) ISHMEMI_AMO_STANDARD_CALLS(ISHMEMI_DEFINE_CALL, T, N)
+#define ISHMEMI_DEFINE_AMO_BITWISE(T, N) ISHMEMI_AMO_BITWISE_CALLS(ISHMEMI_DEFINE_CALL, T, N)
 ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_DEFINE_AMO_EXTENDED)
 ISHMEMI_AMO_EXTENDED_ONLY_TYPES(ISHMEMI_DEFINE_AMO_EXTENDED)
-#undef ISHMEMI_DEFINE_AMO_EXTENDED
-
-#define ISHMEMI_DEFINE_AMO_STANDARD(T, N)                                                     \
-  T ishmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                      \
-    int rc;                                                                                   \
-    return amo<T>(AmoOp::compare_swap, dest, value, cond, pe, rc);                            \
-  }                                                                                           \
-  int ishmem_##N##_atomic_compare_swap_nbi(T *fetch, T *dest, T cond, T value, int pe) {      \
-    ISHMEMI_NBI_CALL(amo<T>(AmoOp::compare_swap, dest, value, cond, pe, rc));                 \
-  }                                                                                           \
-  T ishmem_##N##_atomic_fetch_inc(T *dest, int pe) {                                          \
-    int rc;                                                                                   \
-    return amo<T>(AmoOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe, rc);            \
-  }                                                                                           \
-  int ishmem_##N##_atomic_inc(T *dest, int pe) {                                              \
-    ISHMEMI_RC_CALL(amo<T>(AmoOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe, rc));  \
-  }                                                                                           \
-  int ishmem_##N##_atomic_fetch_inc_nbi(T *fetch, T *dest, int pe) {                          \
-    ISHMEMI_NBI_CALL(amo<T>(AmoOp::add, dest, static_cast<T>(1), static_cast<T>(0), pe, rc)); \
-  }                                                                                           \
-  T ishmem_##N##_atomic_fetch_add(T *dest, T value, int pe) {                                 \
-    int rc;                                                                                   \
-    return amo<T>(AmoOp::add, dest, value, static_cast<T>(0), pe, rc);                        \
-  }                                                                                           \
-  int ishmem_##N##_atomic_add(T *dest, T value, int pe) {                                     \
-    ISHMEMI_RC_CALL(amo<T>(AmoOp::add, dest, value, static_cast<T>(0), pe, rc));              \
-  }                                                                                           \
-  int ishmem_##N##_atomic_fetch_add_nbi(T *fetch, T *dest, T value, int pe) {                 \
-    ISHMEMI_NBI_CALL(amo<T>(AmoOp::add, dest, value, static_cast<T>(0), pe, rc));             \
-  }
 ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_DEFINE_AMO_STANDARD)
-#undef ISHMEMI_DEFINE_AMO_STANDARD
-
-// NAME carries its leading underscore: and/or/xor are operator names in C++.
-#define ISHMEMI_DEFINE_AMO_BITWISE_OP(T, N, NAME, OP)                             \
-  T ishmem_##N##_atomic_fetch##NAME(T *dest, T value, int pe) {                   \
-    int rc;                                                                       \
-    return amo<T>(OP, dest, value, static_cast<T>(0), pe, rc);                    \
-  }                                                                               \
-  int ishmem_##N##_atomic##NAME(T *dest, T value, int pe) {                       \
-    ISHMEMI_RC_CALL(amo<T>(OP, dest, value, static_cast<T>(0), pe, rc));          \
-  }                                                                               \
-  int ishmem_##N##_atomic_fetch##NAME##_nbi(T *fetch, T *dest, T value, int pe) { \
-    ISHMEMI_NBI_CALL(amo<T>(OP, dest, value, static_cast<T>(0), pe, rc));         \
-  }
-#define ISHMEMI_DEFINE_AMO_BITWISE(T, N)                    \
-  ISHMEMI_DEFINE_AMO_BITWISE_OP(T, N, _and, AmoOp::bit_and) \
-  ISHMEMI_DEFINE_AMO_BITWISE_OP(T, N, _or, AmoOp::bit_or)   \
-  ISHMEMI_DEFINE_AMO_BITWISE_OP(T, N, _xor, AmoOp::bit_xor)
 ISHMEMI_AMO_BITWISE_TYPES(ISHMEMI_DEFINE_AMO_BITWISE)
+#undef ISHMEMI_DEFINE_AMO_EXTENDED
+#undef ISHMEMI_DEFINE_AMO_STANDARD
 #undef ISHMEMI_DEFINE_AMO_BITWISE
-#undef ISHMEMI_DEFINE_AMO_BITWISE_OP
 
 }  // extern "C"

@@ -1,6 +1,6 @@
 // Host side of the device API: the handle kernels take as an argument.
 #include "api/guard.h"
-#include "ishmem/device.h"
+#include "ishmem/device_handle.h"
 #include "runtime/gpu_runtime.h"
 
 using namespace ishmem::detail;

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "api/checks.h"
 #include "api/guard.h"
 #include "runtime/runtime.h"
 
@@ -64,17 +65,16 @@ int ishmem_pe_accessible(int pe) {
 }
 
 int ishmem_addr_accessible(const void *addr, int pe) {
-  if (!ishmem_pe_accessible(pe)) return 0;
-  std::size_t off = static_cast<const char *>(addr) - g_fast.local_base;
-  return off < g_fast.stride ? 1 : 0;
+  std::size_t off;
+  return ishmem_pe_accessible(pe) && in_heap(addr, 0, off) ? 1 : 0;
 }
 
 void *ishmem_ptr(const void *dest, int pe) {
   const FastPath &f = g_fast;
   if (!f.host_access || pe < 0 || pe >= f.n_pes) return nullptr;
-  std::size_t off = static_cast<const char *>(dest) - f.local_base;
+  std::size_t off;
   int slot = f.pe_slot[pe];
-  if (off >= f.stride || slot < 0) return nullptr;
+  if (!in_heap(dest, 0, off) || slot < 0) return nullptr;
   return f.window + f.stride * static_cast<std::size_t>(slot) + off;
 }
 

@@ -1,4 +1,7 @@
-// Host RMA entry points, generated from the type tables in ishmem/types.h.
+// Host RMA entry points, defined from the RMA signature lists (ishmem/detail/signatures.h)
+// over the type tables of ishmem/types.h.
+#include "api/calls.h"
+#include "api/checks.h"
 #include "api/guard.h"
 #include "api/rma_path.h"
 #include "runtime/sync.h"
@@ -14,16 +17,11 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
     Runtime &rt = runtime();
     const char *sym = static_cast<const char *>(dir == Direction::put ? dest : source);
     void *local = dir == Direction::put ? const_cast<void *>(source) : dest;
-    if (pe < 0 || pe >= g_fast.n_pes)
-      fail(ISHMEM_ERR_INVALID_PE, "%s: PE %d is not in [0, %d)", fn, pe, g_fast.n_pes);
+    check_pe(pe, fn);
     if (!local)
       fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn,
            dir == Direction::put ? "source" : "destination");
-    std::size_t off = sym - g_fast.local_base;
-    if (off >= g_fast.stride || bytes > g_fast.stride - off)
-      fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)",
-           fn, static_cast<const void *>(sym), bytes, static_cast<void *>(g_fast.local_base),
-           g_fast.stride);
+    std::size_t off = check_symmetric(sym, bytes, fn);
     int slot = rt.pe_slot[pe];
     if (slot >= 0) {  // node-local heap that the CPU cannot address: the backend copies
       char *peer = g_fast.window + g_fast.stride * static_cast<std::size_t>(slot) + off;
@@ -108,88 +106,75 @@ T get_value(const T *source, int pe) {
   return *reinterpret_cast<const T *>(peer);
 }
 
-template <std::size_t N>
-struct Bytes {
-  unsigned char b[N];
-};
-
 }  // namespace
+
+// The operations of the RMA signature lists; `fn` names the call in error messages.
+namespace host {
+
+// DIR is put or get: the byte, typed and sized forms, blocking and _nbi, and the strided ones.
+#define ISHMEMI_RMA_OPS(DIR)                                                                     \
+  template <class>                                                                               \
+  int DIR##mem(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) {     \
+    return rma(Direction::DIR, dest, source, nbytes, pe, true, fn);                              \
+  }                                                                                              \
+  template <class>                                                                               \
+  int DIR##mem_nbi(const char *fn, void *dest, const void *source, std::size_t nbytes, int pe) { \
+    return rma(Direction::DIR, dest, source, nbytes, pe, false, fn);                             \
+  }                                                                                              \
+  template <class T>                                                                             \
+  int DIR(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {                \
+    return typed(Direction::DIR, dest, source, nelems, sizeof(T), pe, true, fn);                 \
+  }                                                                                              \
+  template <class T>                                                                             \
+  int DIR##_nbi(const char *fn, T *dest, const T *source, std::size_t nelems, int pe) {          \
+    return typed(Direction::DIR, dest, source, nelems, sizeof(T), pe, false, fn);                \
+  }                                                                                              \
+  template <std::size_t Bytes>                                                                   \
+  int DIR##_sized(const char *fn, void *dest, const void *source, std::size_t nelems, int pe) {  \
+    return typed(Direction::DIR, dest, source, nelems, Bytes, pe, true, fn);                     \
+  }                                                                                              \
+  template <std::size_t Bytes>                                                                   \
+  int DIR##_sized_nbi(const char *fn, void *dest, const void *source, std::size_t nelems,        \
+                      int pe) {                                                                  \
+    return typed(Direction::DIR, dest, source, nelems, Bytes, pe, false, fn);                    \
+  }                                                                                              \
+  template <class T>                                                                             \
+  int i##DIR(const char *fn, T *dest, const T *source, std::ptrdiff_t dst, std::ptrdiff_t sst,   \
+             std::size_t nelems, int pe) {                                                       \
+    return rma_strided(Direction::DIR, dest, source, dst, sst, nelems, sizeof(T), pe, fn);       \
+  }                                                                                              \
+  template <std::size_t Bytes>                                                                   \
+  int i##DIR##_sized(const char *fn, void *dest, const void *source, std::ptrdiff_t dst,         \
+                     std::ptrdiff_t sst, std::size_t nelems, int pe) {                           \
+    return rma_strided(Direction::DIR, dest, source, dst, sst, nelems, Bytes, pe, fn);           \
+  }
+ISHMEMI_RMA_OPS(put)
+ISHMEMI_RMA_OPS(get)
+#undef ISHMEMI_RMA_OPS
+
+// p and g report errors as ishmem_p / ishmem_g: their slow halves are shared by every type.
+template <class T>
+int p(const char *, T *dest, T value, int pe) {
+  return put_value(dest, value, pe);
+}
+template <class T>
+T g(const char *, const T *source, int pe) {
+  return get_value(source, pe);
+}
+
+}  // namespace host
 }  // namespace ishmem::detail
 
 extern "C" {
 
-int ishmem_putmem(void *dest, const void *source, size_t nbytes, int pe) {
-  return rma(Direction::put, dest, source, nbytes, pe, true, "ishmem_putmem");
-}
-int ishmem_getmem(void *dest, const void *source, size_t nbytes, int pe) {
-  return rma(Direction::get, dest, source, nbytes, pe, true, "ishmem_getmem");
-}
-int ishmem_putmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
-  return rma(Direction::put, dest, source, nbytes, pe, false, "ishmem_putmem_nbi");
-}
-int ishmem_getmem_nbi(void *dest, const void *source, size_t nbytes, int pe) {
-  return rma(Direction::get, dest, source, nbytes, pe, false, "ishmem_getmem_nbi");
-}
-
-#define ISHMEMI_DEFINE_TYPED_RMA(T, N)                                                            \
-  int ishmem_##N##_put(T *dest, const T *source, size_t nelems, int pe) {                         \
-    return typed(Direction::put, dest, source, nelems, sizeof(T), pe, true, "ishmem_" #N "_put"); \
-  }                                                                                               \
-  int ishmem_##N##_get(T *dest, const T *source, size_t nelems, int pe) {                         \
-    return typed(Direction::get, dest, source, nelems, sizeof(T), pe, true, "ishmem_" #N "_get"); \
-  }                                                                                               \
-  int ishmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                     \
-    return typed(Direction::put, dest, source, nelems, sizeof(T), pe, false,                      \
-                 "ishmem_" #N "_put_nbi");                                                        \
-  }                                                                                               \
-  int ishmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                     \
-    return typed(Direction::get, dest, source, nelems, sizeof(T), pe, false,                      \
-                 "ishmem_" #N "_get_nbi");                                                        \
-  }                                                                                               \
-  int ishmem_##N##_p(T *dest, T value, int pe) {                                                  \
-    return put_value(dest, value, pe);                                                            \
-  }                                                                                               \
-  T ishmem_##N##_g(const T *source, int pe) {                                                     \
-    return get_value(source, pe);                                                                 \
-  }                                                                                               \
-  int ishmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,    \
-                        int pe) {                                                                 \
-    return rma_strided(Direction::put, dest, source, dst, sst, nelems, sizeof(T), pe,             \
-                       "ishmem_" #N "_iput");                                                     \
-  }                                                                                               \
-  int ishmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,    \
-                        int pe) {                                                                 \
-    return rma_strided(Direction::get, dest, source, dst, sst, nelems, sizeof(T), pe,             \
-                       "ishmem_" #N "_iget");                                                     \
-  }
+ISHMEMI_RMA_BYTES_CALLS(ISHMEMI_DEFINE_CALL)
+#define ISHMEMI_DEFINE_TYPED_RMA(T, N)               \
+  ISHMEMI_RMA_TYPED_CALLS(ISHMEMI_DEFINE_CALL, T, N) \
+  ISHMEMI_RMA_STRIDED_CALLS(ISHMEMI_DEFINE_CALL, T, N)
 ISHMEMI_RMA_TYPES(ISHMEMI_DEFINE_TYPED_RMA)
 #undef ISHMEMI_DEFINE_TYPED_RMA
-
-#define ISHMEMI_DEFINE_SIZED_RMA(BITS, BYTES)                                                \
-  int ishmem_put##BITS(void *dest, const void *source, size_t nelems, int pe) {              \
-    return typed(Direction::put, dest, source, nelems, BYTES, pe, true, "ishmem_put" #BITS); \
-  }                                                                                          \
-  int ishmem_get##BITS(void *dest, const void *source, size_t nelems, int pe) {              \
-    return typed(Direction::get, dest, source, nelems, BYTES, pe, true, "ishmem_get" #BITS); \
-  }                                                                                          \
-  int ishmem_put##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) {        \
-    return typed(Direction::put, dest, source, nelems, BYTES, pe, false,                     \
-                 "ishmem_put" #BITS "_nbi");                                                 \
-  }                                                                                          \
-  int ishmem_get##BITS##_nbi(void *dest, const void *source, size_t nelems, int pe) {        \
-    return typed(Direction::get, dest, source, nelems, BYTES, pe, false,                     \
-                 "ishmem_get" #BITS "_nbi");                                                 \
-  }                                                                                          \
-  int ishmem_iput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,        \
-                        size_t nelems, int pe) {                                             \
-    return rma_strided(Direction::put, dest, source, dst, sst, nelems, BYTES, pe,            \
-                       "ishmem_iput" #BITS);                                                 \
-  }                                                                                          \
-  int ishmem_iget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,        \
-                        size_t nelems, int pe) {                                             \
-    return rma_strided(Direction::get, dest, source, dst, sst, nelems, BYTES, pe,            \
-                       "ishmem_iget" #BITS);                                                 \
-  }
+#define ISHMEMI_DEFINE_SIZED_RMA(BITS, BYTES) \
+  ISHMEMI_RMA_SIZED_CALLS(ISHMEMI_DEFINE_CALL, BITS, BYTES)
 ISHMEMI_SIZED_RMA(ISHMEMI_DEFINE_SIZED_RMA)
 #undef ISHMEMI_DEFINE_SIZED_RMA
 

@@ -22,7 +22,7 @@ inline char *direct_address(const void *sym, std::size_t bytes, int pe, std::siz
   std::size_t off = static_cast<const char *>(sym) - f.local_base;
   if (off >= limit || bytes > limit - off) return nullptr;
   unsigned slot;
-  if (__builtin_expect(f.contiguous, 1)) {
+  if (__builtin_expect(f.contiguous_byte, 1)) {
     slot = static_cast<unsigned>(pe - f.first_local_pe);  // bounds pe as well
   } else {
     if (static_cast<unsigned>(pe) >= static_cast<unsigned>(f.n_pes)) return nullptr;

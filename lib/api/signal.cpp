@@ -1,5 +1,7 @@
 // Put-with-signal. The data goes first; the signal is updated only once the data is in place
 // at the target, so a PE that sees the signal also sees the data.
+#include "api/calls.h"
+#include "api/checks.h"
 #include "api/guard.h"
 #include "api/rma_path.h"
 #include "runtime/sync.h"
@@ -8,30 +10,23 @@ using namespace ishmem::detail;
 
 namespace {
 
+// Every put-with-signal reports its errors under this name.
+constexpr const char *kName = "ishmem_putmem_signal";
+
 int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t *sig_addr,
                 std::uint64_t signal, int sig_op, int pe, bool blocking) noexcept {
   // Everything is checked before anything moves: an error has no side effect at the target.
   int rc = guard([&] {
     Runtime &rt = runtime();
-    if (sig_op != ISHMEM_SIGNAL_SET && sig_op != ISHMEM_SIGNAL_ADD)
-      fail(ISHMEM_ERR_INVALID_ARG,
-           "ishmem_putmem_signal: sig_op %d is neither "
-           "ISHMEM_SIGNAL_SET nor ISHMEM_SIGNAL_ADD",
-           sig_op);
-    std::size_t off = reinterpret_cast<char *>(sig_addr) - g_fast.local_base;
-    if (off >= g_fast.stride || sizeof *sig_addr > g_fast.stride - off || off % 8 != 0)
-      fail(ISHMEM_ERR_NOT_SYMMETRIC,
-           "ishmem_putmem_signal: signal %p is not an aligned "
-           "address in the symmetric heap",
-           static_cast<void *>(sig_addr));
+    check_sig_op(sig_op, kName);
+    check_symmetric_aligned(sig_addr, 1, sizeof *sig_addr, kName, "signal ", "address");
     if (!rt.remote)
       fail(ISHMEM_ERR_UNSUPPORTED,
            "ishmem_putmem_signal: host-initiated signals on a %s heap "
            "are not supported; use the device API",
            rt.backend->name());
   });
-  if (rc == ISHMEM_SUCCESS)
-    rc = rma(Direction::put, dest, source, bytes, pe, blocking, "ishmem_putmem_signal");
+  if (rc == ISHMEM_SUCCESS) rc = rma(Direction::put, dest, source, bytes, pe, blocking, kName);
   if (rc != ISHMEM_SUCCESS) return rc;
   return guard([&] {
     Runtime &rt = runtime();
@@ -50,10 +45,10 @@ inline int put_signal(void *dest, const void *source, std::size_t bytes, std::ui
                       std::uint64_t signal, int sig_op, int pe, bool blocking) noexcept {
   char *peer_sig = direct_address(sig_addr, sizeof *sig_addr, pe, g_fast.atomic_bytes);
   if (__builtin_expect(peer_sig == nullptr || reinterpret_cast<std::uintptr_t>(peer_sig) % 8 ||
-                           (sig_op != ISHMEM_SIGNAL_SET && sig_op != ISHMEM_SIGNAL_ADD),
+                           !valid_sig_op(sig_op),
                        0))
     return signal_slow(dest, source, bytes, sig_addr, signal, sig_op, pe, blocking);
-  int rc = rma(Direction::put, dest, source, bytes, pe, blocking, "ishmem_putmem_signal");
+  int rc = rma(Direction::put, dest, source, bytes, pe, blocking, kName);
   if (rc != ISHMEM_SUCCESS) return rc;
   // Release: the data stores above become visible no later than the signal.
   auto *sig = reinterpret_cast<std::uint64_t *>(peer_sig);
@@ -66,31 +61,43 @@ inline int put_signal(void *dest, const void *source, std::size_t bytes, std::ui
 
 }  // namespace
 
-extern "C" {
+// The operations of the signal signature lists.
+namespace ishmem::detail::host {
 
-int ishmem_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
-                         uint64_t signal, int sig_op, int pe) {
+template <class>
+int putmem_signal(const char *, void *dest, const void *source, std::size_t nbytes,
+                  std::uint64_t *sig_addr, std::uint64_t signal, int sig_op, int pe) {
   return put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, true);
 }
-
-int ishmem_putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
-                             uint64_t signal, int sig_op, int pe) {
+template <class>
+int putmem_signal_nbi(const char *, void *dest, const void *source, std::size_t nbytes,
+                      std::uint64_t *sig_addr, std::uint64_t signal, int sig_op, int pe) {
   return put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, false);
 }
+// An element count whose byte count overflows fails the range check.
+inline std::size_t element_bytes(std::size_t nelems, std::size_t size) {
+  std::size_t bytes;
+  return __builtin_mul_overflow(nelems, size, &bytes) ? SIZE_MAX : bytes;
+}
+template <class T>
+int put_signal(const char *, T *dest, const T *source, std::size_t nelems, std::uint64_t *sig_addr,
+               std::uint64_t signal, int sig_op, int pe) {
+  return ::put_signal(dest, source, element_bytes(nelems, sizeof(T)), sig_addr, signal, sig_op, pe,
+                      true);
+}
+template <class T>
+int put_signal_nbi(const char *, T *dest, const T *source, std::size_t nelems,
+                   std::uint64_t *sig_addr, std::uint64_t signal, int sig_op, int pe) {
+  return ::put_signal(dest, source, element_bytes(nelems, sizeof(T)), sig_addr, signal, sig_op, pe,
+                      false);
+}
 
-#define ISHMEMI_DEFINE_PUT_SIGNAL(T, N)                                                        \
-  int ishmem_##N##_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,     \
-                              uint64_t signal, int sig_op, int pe) {                           \
-    std::size_t bytes;                                                                         \
-    if (__builtin_mul_overflow(nelems, sizeof(T), &bytes)) bytes = SIZE_MAX;                   \
-    return put_signal(dest, source, bytes, sig_addr, signal, sig_op, pe, true);                \
-  }                                                                                            \
-  int ishmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
-                                  uint64_t signal, int sig_op, int pe) {                       \
-    std::size_t bytes;                                                                         \
-    if (__builtin_mul_overflow(nelems, sizeof(T), &bytes)) bytes = SIZE_MAX;                   \
-    return put_signal(dest, source, bytes, sig_addr, signal, sig_op, pe, false);               \
-  }
+}  // namespace ishmem::detail::host
+
+extern "C" {
+
+ISHMEMI_SIGNAL_PUT_CALLS(ISHMEMI_DEFINE_CALL)
+#define ISHMEMI_DEFINE_PUT_SIGNAL(T, N) ISHMEMI_SIGNAL_TYPED_CALLS(ISHMEMI_DEFINE_CALL, T, N)
 ISHMEMI_RMA_TYPES(ISHMEMI_DEFINE_PUT_SIGNAL)
 #undef ISHMEMI_DEFINE_PUT_SIGNAL
 

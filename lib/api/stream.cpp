@@ -1,8 +1,8 @@
 // Stream-ordered host calls. With a GPU backend they enqueue work on the caller's stream and
 // return at once; with the host backend there is no stream, and they act at once.
+#include "api/checks.h"
 #include "api/guard.h"
 #include "api/rma_path.h"
-#include "ishmem/device.h"
 #include "runtime/gpu_runtime.h"
 #include "runtime/sync.h"
 #if defined(ISHMEM_GPU_CUDA) || defined(ISHMEM_GPU_HIP)
@@ -16,16 +16,11 @@ namespace {
 
 // The peer's copy of symmetric [sym, sym + bytes) on node-local `pe`; fails with the reason.
 char *stream_peer_address(const void *sym, std::size_t bytes, int pe, const char *fn) {
-  const FastPath &f = g_fast;
-  if (pe < 0 || pe >= f.n_pes)
-    fail(ISHMEM_ERR_INVALID_PE, "%s: PE %d is not in [0, %d)", fn, pe, f.n_pes);
-  std::size_t off = static_cast<const char *>(sym) - f.local_base;
-  if (off >= f.stride || bytes > f.stride - off)
-    fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)", fn,
-         sym, bytes, static_cast<void *>(f.local_base), f.stride);
+  check_pe(pe, fn);
+  std::size_t off = check_symmetric(sym, bytes, fn);
   int slot = runtime().pe_slot[pe];
   if (slot < 0) fail(ISHMEM_ERR_UNSUPPORTED, "%s: PE %d is on another node", fn, pe);
-  return f.window + f.stride * static_cast<std::size_t>(slot) + off;
+  return g_fast.window + g_fast.stride * static_cast<std::size_t>(slot) + off;
 }
 
 int rma_on_stream(Direction dir, void *dest, const void *source, std::size_t bytes, int pe,
@@ -44,17 +39,6 @@ int rma_on_stream(Direction dir, void *dest, const void *source, std::size_t byt
     else
       gpu->copy_async(dest, stream_peer_address(source, bytes, pe, fn), bytes, stream);
   });
-}
-
-void check_signal_op(int sig_op, const char *fn) {
-  if (sig_op != ISHMEM_SIGNAL_SET && sig_op != ISHMEM_SIGNAL_ADD)
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: sig_op %d is neither ISHMEM_SIGNAL_SET nor ISHMEM_SIGNAL_ADD",
-         fn, sig_op);
-}
-
-void check_cmp(int cmp, const char *fn) {
-  if (cmp < ISHMEM_CMP_EQ || cmp > ISHMEM_CMP_LE)
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: %d is not an ISHMEM_CMP_* operator", fn, cmp);
 }
 
 // The peer's copy of the 8-byte signal `sig` on `pe`, checked for alignment and place.
@@ -113,7 +97,7 @@ extern "C" int ishmemx_putmem_signal_on_stream(void *dest, const void *source, s
   return guard([&] {
     const char *fn = "ishmemx_putmem_signal_on_stream";
     // Everything is checked before anything is enqueued.
-    check_signal_op(sig_op, fn);
+    check_sig_op(sig_op, fn);
     std::uint64_t *peer_sig = stream_signal_address(sig_addr, pe, fn);
     char *peer_dest = nullptr;
     if (nbytes) {

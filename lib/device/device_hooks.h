@@ -4,7 +4,7 @@
 // handle at ishmem_finalize. Internal to ishmem; exported from the host library.
 #pragma once
 
-#include "ishmem/device.h"
+#include "ishmem/device_handle.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,6 +4,7 @@
 
 #include "backend/gpu/gpu_platform.h"
 #include "common/error.h"
+#include "ishmem/device.h"
 
 namespace ishmem::detail {
 namespace {

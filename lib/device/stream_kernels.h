@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "ishmem/device.h"
+#include "ishmem/device_handle.h"
 
 namespace ishmem::detail {
 

@@ -102,19 +102,14 @@ GpuBackend *gpu_backend(const Runtime &rt) {
   return dynamic_cast<GpuBackend *>(rt.backend);
 }
 
+// The layout part of the handle is the fast path's own (one struct); the host backend has no
+// device table nor barrier page.
 namespace {
 ishmemx_device_handle_t handle_from(const FastPath &fast) {
-  ishmemx_device_handle_t h{};
-  h.window = fast.window;
-  h.stride = fast.stride;
-  h.local_base = fast.local_base;
+  ishmemx_device_handle_t h = fast;
   h.pe_slot = nullptr;
-  h.my_pe = fast.my_pe;
-  h.n_pes = fast.n_pes;
-  h.my_slot = fast.my_slot;
-  h.n_local = fast.n_local;
-  h.first_local_pe = fast.first_local_pe;
-  h.contiguous = fast.contiguous ? 1 : 0;
+  h.barrier = nullptr;
+  h.barrier_step = 0;
   return h;
 }
 }  // namespace

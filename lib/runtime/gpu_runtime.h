@@ -4,7 +4,7 @@
 #pragma once
 
 #include "backend/gpu/gpu_backend.h"
-#include "ishmem/device.h"
+#include "ishmem/device_handle.h"
 #include "runtime/runtime.h"
 
 namespace ishmem::detail {

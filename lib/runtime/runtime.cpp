@@ -125,6 +125,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.n_local = topo.n_local;
   fast.first_local_pe = topo.local_pes[0];
   fast.contiguous = contiguous;
+  fast.contiguous_byte = contiguous;
   fast.host_access = rt->backend->host_accessible();
   fast.direct_atomics = fast.host_access && !rt->remote;
   fast.direct_bytes = fast.host_access ? fast.stride : 0;

@@ -12,26 +12,25 @@
 #include "bootstrap/peer_mesh.h"
 #include "common/config.h"
 #include "heap/heap.h"
+#include "ishmem/device_handle.h"
 #include "transport/mpi_transport.h"
 
 namespace ishmem::detail {
 
-struct alignas(64) FastPath {
-  char *local_base = nullptr;  // this PE's heap (slot my_slot of the window)
-  char *window = nullptr;      // slot 0
-  std::size_t stride = 0;      // bytes per slot = largest heap
+// The PE layout (window, stride, this PE, slots) is the device handle's: one struct serves the
+// host fast path and, copied whole, the kernels (runtime/gpu_runtime.cpp). The handle's barrier
+// fields stay empty here.
+struct alignas(64) FastPath : ishmemx_device_handle_t {
+  constexpr FastPath()
+      : ishmemx_device_handle_t{nullptr, 0, nullptr, nullptr, -1, 0, 0, 0, 0, 0, nullptr, 0} {}
   // Limits of the fast paths, folded into the range check: `stride` when the CPU may load and
   // store the heap (RMA) or run its atomics on it (AMO, no MPI window in use), else 0, which
   // sends every call to the slow path.
   std::size_t direct_bytes = 0;
   std::size_t atomic_bytes = 0;
-  const int *pe_slot = nullptr;
-  int my_pe = -1;
-  int n_pes = 0;
-  int my_slot = 0;
-  int n_local = 0;
-  int first_local_pe = 0;  // with contiguous, slot = pe - first_local_pe
-  bool contiguous = false;
+  // The layout's `contiguous` again, as a byte: x86 tests a byte in memory in one instruction,
+  // an int (the handle's C type) in two, and ishmem_p is a few dozen instructions.
+  bool contiguous_byte = false;
   bool host_access = false;  // heap is CPU-addressable: RMA by loads and stores
   // CPU atomics serve node-local targets; false with an MPI window, whose atomics would not
   // be atomic with respect to ours.

@@ -1,0 +1,110 @@
+/* Thread groups and the copy loops of the device RMA calls (GPU compilers only). Internal:
+ * included by ishmem/device.h. */
+#ifndef ISHMEM_DETAIL_COPY_H
+#define ISHMEM_DETAIL_COPY_H
+
+#include "ishmem/detail/mode.h"
+
+#ifdef ISHMEMI_GPU
+namespace ishmemi {
+
+ISHMEMI_FN unsigned block_threads() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
+ISHMEMI_FN unsigned thread_in_block() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+/* Thread groups: rank in the group, group size, and a barrier over the group. */
+struct Thread {
+  static ISHMEMI_FN unsigned rank() { return 0; }
+  static ISHMEMI_FN unsigned size() { return 1; }
+  static ISHMEMI_FN void sync() {}
+};
+struct Warp {
+  static ISHMEMI_FN unsigned rank() { return thread_in_block() % warpSize; }
+  /* The last warp of a block whose size is not a multiple of warpSize is partial. */
+  static ISHMEMI_FN unsigned size() {
+    unsigned left = block_threads() - (thread_in_block() - rank());
+    return left < (unsigned)warpSize ? left : (unsigned)warpSize;
+  }
+  static ISHMEMI_FN void sync() {
+#if defined(ISHMEMI_GPU_AMD)
+#if defined(__HIP_DEVICE_COMPILE__)
+    /* A wavefront runs its lanes together; order their memory accesses. */
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+    __builtin_amdgcn_wave_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+#endif
+#else
+    unsigned n = size();
+    __syncwarp(n >= 32 ? 0xffffffffu : ((1u << n) - 1u));
+#endif
+  }
+};
+struct Block {
+  static ISHMEMI_FN unsigned rank() { return thread_in_block(); }
+  static ISHMEMI_FN unsigned size() { return block_threads(); }
+  static ISHMEMI_FN void sync() { __syncthreads(); }
+};
+
+/* Body accesses of the copies. ISHMEMI_STREAMING_COPY (nvcc; an experiment, off by default)
+ * marks them evict-first, for copies that outsize the L2. */
+#if defined(ISHMEMI_STREAMING_COPY) && defined(ISHMEMI_GPU_NVCC)
+#define ISHMEMI_COPY_LOAD(p) __ldcs(p)
+#define ISHMEMI_COPY_STORE(p, v) __stcs((p), (v))
+#else
+#define ISHMEMI_COPY_LOAD(p) (*(p))
+#define ISHMEMI_COPY_STORE(p, v) (*(p) = (v))
+#endif
+
+/* Copies n bytes with accesses of V, dst and src being equally aligned modulo sizeof(V):
+ * the head (up to dst's alignment) and the tail bytewise, first, so that nothing but the body
+ * loop's pointers stays live in it; the body as V, four per thread per step, loads first. */
+template <class G, class V>
+ISHMEMI_FN void copy_as(char *dst, const char *src, size_t n) {
+  const size_t w = sizeof(V);
+  const unsigned r = G::rank(), g = G::size();
+  size_t head = (w - ((size_t)dst & (w - 1))) & (w - 1);
+  if (head > n) head = n;
+  const size_t body = (n - head) / w * w;
+  for (size_t i = r; i < head; i += g) dst[i] = src[i];
+  for (size_t i = head + body + r; i < n; i += g) dst[i] = src[i];
+  const V *s = (const V *)(src + head) + r;
+  const V *end = (const V *)(src + head + body);
+  V *d = (V *)(dst + head) + r;
+  for (; s + 3 * g < end; s += 4 * g, d += 4 * g) {
+    V a = ISHMEMI_COPY_LOAD(s), b = ISHMEMI_COPY_LOAD(s + g), c = ISHMEMI_COPY_LOAD(s + 2 * g),
+      e = ISHMEMI_COPY_LOAD(s + 3 * g);
+    ISHMEMI_COPY_STORE(d, a);
+    ISHMEMI_COPY_STORE(d + g, b);
+    ISHMEMI_COPY_STORE(d + 2 * g, c);
+    ISHMEMI_COPY_STORE(d + 3 * g, e);
+  }
+  for (; s < end; s += g, d += g) ISHMEMI_COPY_STORE(d, ISHMEMI_COPY_LOAD(s));
+}
+
+template <class G>
+ISHMEMI_FN void copy(void *dst, const void *src, size_t n) {
+  size_t mis = (size_t)dst ^ (size_t)src;
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  if ((mis & 15) == 0)
+    copy_as<G, uint4>(d, s, n);
+  else if ((mis & 7) == 0)
+    copy_as<G, unsigned long long>(d, s, n);
+  else if ((mis & 3) == 0)
+    copy_as<G, unsigned int>(d, s, n);
+  else if ((mis & 1) == 0)
+    copy_as<G, unsigned short>(d, s, n);
+  else
+    copy_as<G, unsigned char>(d, s, n);
+}
+
+#undef ISHMEMI_COPY_LOAD
+#undef ISHMEMI_COPY_STORE
+
+} /* namespace ishmemi */
+#endif /* ISHMEMI_GPU */
+
+#endif /* ISHMEM_DETAIL_COPY_H */

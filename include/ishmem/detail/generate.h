@@ -1,0 +1,156 @@
+/* The generators: every device-side name of ishmem/device.h, from the signature lists
+ * (ishmem/detail/signatures.h) and the type tables (ishmem/types.h).
+ *  - Handle form, everywhere: overloads of the standard names with a leading
+ *    ishmemx_device_handle_t. On a GPU they call the ishmemi operation; as plain C++ they
+ *    forward to the host call of the same name.
+ *  - No-argument form: on a GPU with relocatable device code, the standard names themselves
+ *    as device functions reading the device library's state; as plain C++ the standard names
+ *    are the host library's.
+ *  - Group forms (ishmemx_*_warp, _block), in both forms.
+ * Internal: included once, by ishmem/device.h, which undefines every name defined here. */
+
+/* Handle parameter spellings, function-like so that they pass through the generators
+ * unexpanded: with the handle (H) or without (NOARG), before more parameters or alone. The
+ * handle is taken by value: bound to a reference, a kernel argument would be copied to local
+ * memory and reloaded around every volatile store. */
+#define ISHMEMI_H() ishmemx_device_handle_t ishmemi_h,
+#define ISHMEMI_H_ONLY() ishmemx_device_handle_t ishmemi_h
+#define ISHMEMI_NOARG()
+#define ISHMEMI_NOARG_ONLY()
+
+/* Calls with no signature list of their own (the host defines them by hand): F0 for those
+ * without parameters. */
+#define ISHMEMI_CORE_CALLS(F, F0)          \
+  F0(int, ishmem_quiet, quiet)             \
+  F0(int, ishmem_fence, fence)             \
+  F0(int, ishmem_my_pe, my_pe)             \
+  F0(int, ishmem_n_pes, n_pes)             \
+  F0(int, ishmem_barrier_all, barrier_all) \
+  F0(int, ishmem_sync_all, sync_all)       \
+  F(void *, ishmem_ptr, (const void *dest, int pe), (dest, pe), ptr, void)
+
+/* Every call with a standard OpenSHMEM name and a device form, applied to ISHMEMI_F. */
+#define ISHMEMI_RMA_TYPED_F(T, N) ISHMEMI_RMA_TYPED_CALLS(ISHMEMI_F, T, N)
+#define ISHMEMI_AMO_EXTENDED_F(T, N) ISHMEMI_AMO_EXTENDED_CALLS(ISHMEMI_F, T, N)
+#define ISHMEMI_AMO_STANDARD_F(T, N) ISHMEMI_AMO_STANDARD_CALLS(ISHMEMI_F, T, N)
+#define ISHMEMI_AMO_BITWISE_F(T, N) ISHMEMI_AMO_BITWISE_CALLS(ISHMEMI_F, T, N)
+#define ISHMEMI_SIGNAL_TYPED_F(T, N) ISHMEMI_SIGNAL_TYPED_CALLS(ISHMEMI_F, T, N)
+#define ISHMEMI_P2P_F(T, N) ISHMEMI_P2P_CALLS(ISHMEMI_F, T, N)
+#define ISHMEMI_RMA_TYPED_F_DEV(T, N) ISHMEMI_DEVICE_TYPE(ISHMEMI_RMA_TYPED_F, T, N)
+#define ISHMEMI_SIGNAL_TYPED_F_DEV(T, N) ISHMEMI_DEVICE_TYPE(ISHMEMI_SIGNAL_TYPED_F, T, N)
+#define ISHMEMI_DEVICE_CALLS                              \
+  ISHMEMI_CORE_CALLS(ISHMEMI_F, ISHMEMI_F0)               \
+  ISHMEMI_RMA_BYTES_CALLS(ISHMEMI_F)                      \
+  ISHMEMI_RMA_TYPES(ISHMEMI_RMA_TYPED_F_DEV)              \
+  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_AMO_EXTENDED_F)      \
+  ISHMEMI_AMO_EXTENDED_ONLY_TYPES(ISHMEMI_AMO_EXTENDED_F) \
+  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_AMO_STANDARD_F)      \
+  ISHMEMI_AMO_BITWISE_TYPES(ISHMEMI_AMO_BITWISE_F)        \
+  ISHMEMI_SIGNAL_PUT_CALLS(ISHMEMI_F)                     \
+  ISHMEMI_RMA_TYPES(ISHMEMI_SIGNAL_TYPED_F_DEV)           \
+  ISHMEMI_SIGNAL_READ_CALLS(ISHMEMI_F)                    \
+  ISHMEMI_AMO_STANDARD_TYPES(ISHMEMI_P2P_F)
+
+/* Group forms (device-only extension names): PREFIX is the storage, H0/H1 the handle
+ * parameter and the handle expression passed on; NAME is warp or block, G the group. */
+#define ISHMEMI_GROUP_CALLS(PREFIX, H0, H1, NAME, G)                                              \
+  PREFIX int ishmemx_putmem_##NAME(H0() void *dest, const void *source, size_t nbytes, int pe) {  \
+    return ::ishmemi::put_group<G, false>(H1, dest, source, nbytes, pe);                          \
+  }                                                                                               \
+  PREFIX int ishmemx_getmem_##NAME(H0() void *dest, const void *source, size_t nbytes, int pe) {  \
+    return ::ishmemi::get_group<G, false>(H1, dest, source, nbytes, pe);                          \
+  }                                                                                               \
+  PREFIX int ishmemx_putmem_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes,        \
+                                       int pe) {                                                  \
+    return ::ishmemi::put_group<G, true>(H1, dest, source, nbytes, pe);                           \
+  }                                                                                               \
+  PREFIX int ishmemx_getmem_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes,        \
+                                       int pe) {                                                  \
+    return ::ishmemi::get_group<G, true>(H1, dest, source, nbytes, pe);                           \
+  }                                                                                               \
+  PREFIX int ishmemx_putmem_signal_##NAME(H0() void *dest, const void *source, size_t nbytes,     \
+                                          uint64_t *sig_addr, uint64_t signal, int sig_op,        \
+                                          int pe) {                                               \
+    return ::ishmemi::put_signal_group<G, false>(H1, dest, source, nbytes, sig_addr, signal,      \
+                                                 sig_op, pe);                                     \
+  }                                                                                               \
+  PREFIX int ishmemx_putmem_signal_nbi_##NAME(H0() void *dest, const void *source, size_t nbytes, \
+                                              uint64_t *sig_addr, uint64_t signal, int sig_op,    \
+                                              int pe) {                                           \
+    return ::ishmemi::put_signal_group<G, true>(H1, dest, source, nbytes, sig_addr, signal,       \
+                                                sig_op, pe);                                      \
+  }
+#define ISHMEMI_EXTENSIONS(PREFIX, H0, H1)                     \
+  ISHMEMI_GROUP_CALLS(PREFIX, H0, H1, warp, ::ishmemi::Warp)   \
+  ISHMEMI_GROUP_CALLS(PREFIX, H0, H1, block, ::ishmemi::Block) \
+  PREFIX int ishmemx_barrier_all_block(H0##_ONLY()) {          \
+    return ::ishmemi::barrier_block<true>(H1);                 \
+  }                                                            \
+  PREFIX int ishmemx_sync_all_block(H0##_ONLY()) {             \
+    return ::ishmemi::barrier_block<false>(H1);                \
+  }
+
+#if defined(ISHMEMI_GPU)
+/* ---- Handle form ---------------------------------------------------------------------------- */
+#define ISHMEMI_F(RET, NAME, PARAMS, ARGS, OP, TARG)                               \
+  ISHMEMI_FN RET NAME(ishmemx_device_handle_t ishmemi_h, ISHMEMI_UNPAREN PARAMS) { \
+    return ::ishmemi::OP<TARG>(ishmemi_h, ISHMEMI_UNPAREN ARGS);                   \
+  }
+#define ISHMEMI_F0(RET, NAME, OP)                          \
+  ISHMEMI_FN RET NAME(ishmemx_device_handle_t ishmemi_h) { \
+    return ::ishmemi::OP(ishmemi_h);                       \
+  }
+ISHMEMI_DEVICE_CALLS
+#undef ISHMEMI_F
+#undef ISHMEMI_F0
+ISHMEMI_EXTENSIONS(ISHMEMI_FN, ISHMEMI_H, ishmemi_h)
+
+/* ---- No-argument form (relocatable device code) --------------------------------------------- */
+#if defined(ISHMEMI_DEVICE_STATE)
+/* The device library's copy of the layout (ishmem::device), set at ishmem_init. */
+extern __constant__ ishmemx_device_handle_t ishmemi_device_state;
+ISHMEMI_EXTENSIONS(ISHMEMI_FN, ISHMEMI_NOARG, ishmemi_device_state)
+
+/* The standard names are also host functions (ishmem.h). nvcc merges a device definition
+ * with the host declaration into one __host__ __device__ function, so it sees the device
+ * body only in its device pass; clang overloads on __device__ and sees it in both. */
+#if defined(ISHMEMI_GPU_NVCC) && defined(__CUDA_ARCH__)
+#define ISHMEMI_NOARG_API extern "C" __host__ __device__ __forceinline__
+#pragma nv_diag_suppress 20040
+#elif defined(ISHMEMI_GPU_CLANG)
+#define ISHMEMI_NOARG_API extern "C" __device__ __forceinline__
+#endif
+#ifdef ISHMEMI_NOARG_API
+#define ISHMEMI_F(RET, NAME, PARAMS, ARGS, OP, TARG)                        \
+  ISHMEMI_NOARG_API RET NAME PARAMS {                                       \
+    return ::ishmemi::OP<TARG>(ishmemi_device_state, ISHMEMI_UNPAREN ARGS); \
+  }
+#define ISHMEMI_F0(RET, NAME, OP)               \
+  ISHMEMI_NOARG_API RET NAME(void) {            \
+    return ::ishmemi::OP(ishmemi_device_state); \
+  }
+ISHMEMI_DEVICE_CALLS
+#undef ISHMEMI_F
+#undef ISHMEMI_F0
+#endif
+#if defined(ISHMEMI_GPU_NVCC) && defined(__CUDA_ARCH__)
+#pragma nv_diag_default 20040
+#endif
+#endif /* ISHMEMI_DEVICE_STATE */
+
+#else
+/* ---- Plain C++: handle overloads forward to the host call of the same name ------------------ */
+#define ISHMEMI_F(RET, NAME, PARAMS, ARGS, OP, TARG)                 \
+  inline RET NAME(ishmemx_device_handle_t, ISHMEMI_UNPAREN PARAMS) { \
+    return NAME ARGS;                                                \
+  }
+#define ISHMEMI_F0(RET, NAME, OP)            \
+  inline RET NAME(ishmemx_device_handle_t) { \
+    return NAME();                           \
+  }
+ISHMEMI_DEVICE_CALLS
+#undef ISHMEMI_F
+#undef ISHMEMI_F0
+ISHMEMI_EXTENSIONS(inline, ISHMEMI_H, ishmemi_h)
+ISHMEMI_EXTENSIONS(inline, ISHMEMI_NOARG, ::ishmemi::host_state())
+#endif

@@ -1,0 +1,119 @@
+/* The device RMA calls (and, compiled as plain C++, their forwarding to the host API): the
+ * address translation, put, get, p, g, quiet, fence and the layout queries. The generators
+ * (ishmem/detail/generate.h) call the operations at the end, one per signature list entry.
+ * Internal: included by ishmem/device.h. */
+#ifndef ISHMEM_DETAIL_RMA_IMPL_H
+#define ISHMEM_DETAIL_RMA_IMPL_H
+
+#include "ishmem.h"
+#include "ishmem/detail/copy.h"
+#include "ishmem/detail/mode.h"
+#include "ishmem/device_handle.h"
+
+namespace ishmemi {
+
+typedef ishmemx_device_handle_t Handle;
+
+#ifdef ISHMEMI_GPU
+/* The address of symmetric `sym` on `pe`. GPU heaps span one node whose PEs are numbered
+ * like their slots (the runtime checks this), so slot(pe) - my_slot = pe - my_pe: one
+ * multiply-add, and no table load, which keeps ishmem_p as cheap as a raw store. */
+ISHMEMI_FN char *peer(const Handle &h, const void *sym, int pe) {
+  return (char *)sym + (ptrdiff_t)(pe - h.my_pe) * (ptrdiff_t)h.stride;
+}
+
+template <class G, bool NBI>
+ISHMEMI_FN int put_group(const Handle &h, void *dest, const void *src, size_t n, int pe) {
+  G::sync(); /* every thread's writes to src are done */
+  copy<G>(peer(h, dest, pe), src, n);
+  if (!NBI) G::sync(); /* src may be reused by any thread of the group */
+  return ISHMEM_SUCCESS;
+}
+template <class G, bool NBI>
+ISHMEMI_FN int get_group(const Handle &h, void *dest, const void *src, size_t n, int pe) {
+  G::sync();
+  copy<G>(dest, peer(h, src, pe), n);
+  if (!NBI) G::sync(); /* dest is complete for every thread of the group */
+  return ISHMEM_SUCCESS;
+}
+template <class T>
+ISHMEMI_FN int p(const Handle &h, T *dest, T value, int pe) {
+  *(volatile T *)peer(h, dest, pe) = value;
+  return ISHMEM_SUCCESS;
+}
+template <class T>
+ISHMEMI_FN T g(const Handle &h, const T *src, int pe) {
+  return *(const volatile T *)peer(h, src, pe);
+}
+ISHMEMI_FN int quiet(const Handle &) {
+  __threadfence_system(); /* peers may be other GPUs: system scope */
+  return ISHMEM_SUCCESS;
+}
+ISHMEMI_FN int fence(const Handle &) {
+  __threadfence_system();
+  return ISHMEM_SUCCESS;
+}
+template <class>
+ISHMEMI_FN void *ptr(const Handle &h, const void *dest, int pe) {
+  size_t off = (size_t)((const char *)dest - h.local_base);
+  if (pe < 0 || pe >= h.n_pes || off >= h.stride) return 0;
+  return peer(h, dest, pe);
+}
+ISHMEMI_FN int my_pe(const Handle &h) {
+  return h.my_pe;
+}
+ISHMEMI_FN int n_pes(const Handle &h) {
+  return h.n_pes;
+}
+
+#else
+/* ---- Plain C++: the group forms through the host API (the standard names are the host
+ * library's; the generators forward the handle forms to them) ---------------------------- */
+
+struct Thread {};
+struct Warp {};
+struct Block {};
+
+template <class G, bool NBI>
+inline int put_group(const Handle &, void *dest, const void *src, size_t n, int pe) {
+  return NBI ? ishmem_putmem_nbi(dest, src, n, pe) : ishmem_putmem(dest, src, n, pe);
+}
+template <class G, bool NBI>
+inline int get_group(const Handle &, void *dest, const void *src, size_t n, int pe) {
+  return NBI ? ishmem_getmem_nbi(dest, src, n, pe) : ishmem_getmem(dest, src, n, pe);
+}
+inline const Handle &host_state() {
+  static const Handle none = {};
+  return none;
+}
+#endif
+
+#ifdef ISHMEMI_GPU
+/* ---- Operations of the signature lists (ishmem/detail/signatures.h) ------------------------ */
+
+/* DIR is put or get: the byte forms (the list's TARG is void) and the typed ones. */
+#define ISHMEMI_RMA_OPS(DIR)                                                                    \
+  template <class>                                                                              \
+  ISHMEMI_FN int DIR##mem(const Handle &h, void *dest, const void *src, size_t n, int pe) {     \
+    return DIR##_group<Thread, false>(h, dest, src, n, pe);                                     \
+  }                                                                                             \
+  template <class>                                                                              \
+  ISHMEMI_FN int DIR##mem_nbi(const Handle &h, void *dest, const void *src, size_t n, int pe) { \
+    return DIR##_group<Thread, true>(h, dest, src, n, pe);                                      \
+  }                                                                                             \
+  template <class T>                                                                            \
+  ISHMEMI_FN int DIR(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {           \
+    return DIR##_group<Thread, false>(h, dest, src, nelems * sizeof(T), pe);                    \
+  }                                                                                             \
+  template <class T>                                                                            \
+  ISHMEMI_FN int DIR##_nbi(const Handle &h, T *dest, const T *src, size_t nelems, int pe) {     \
+    return DIR##_group<Thread, true>(h, dest, src, nelems * sizeof(T), pe);                     \
+  }
+ISHMEMI_RMA_OPS(put)
+ISHMEMI_RMA_OPS(get)
+#undef ISHMEMI_RMA_OPS
+#endif /* ISHMEMI_GPU */
+
+} /* namespace ishmemi */
+
+#endif /* ISHMEM_DETAIL_RMA_IMPL_H */

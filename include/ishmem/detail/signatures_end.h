@@ -1,0 +1,18 @@
+/* Undefines the signature lists of ishmem/detail/signatures.h once their user is done with
+ * them. Internal; no include guard. */
+#undef ISHMEMI_AMO_BITWISE_CALLS
+#undef ISHMEMI_AMO_BITWISE_OP_CALLS
+#undef ISHMEMI_AMO_EXTENDED_CALLS
+#undef ISHMEMI_AMO_STANDARD_CALLS
+#undef ISHMEMI_P2P_CALLS
+#undef ISHMEMI_P2P_FORM_CALLS
+#undef ISHMEMI_RMA_BYTES_CALLS
+#undef ISHMEMI_RMA_SIZED_CALLS
+#undef ISHMEMI_RMA_STRIDED_CALLS
+#undef ISHMEMI_RMA_TYPED_CALLS
+#undef ISHMEMI_SIGNAL_PUT_CALLS
+#undef ISHMEMI_SIGNAL_READ_CALLS
+#undef ISHMEMI_SIGNAL_TYPED_CALLS
+#undef ISHMEMI_STR
+#undef ISHMEMI_STR_
+#undef ISHMEMI_UNPAREN

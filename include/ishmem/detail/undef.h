@@ -1,0 +1,30 @@
+/* Undefines every internal macro of the device headers (compile mode, generators) and the
+ * signature lists, so that of ishmem's macros only the documented ISHMEM_ and ISHMEMX_ names
+ * and the type tables of ishmem/types.h reach users' code. Internal: included at the end of
+ * ishmem/device.h; no include guard. */
+#include "ishmem/detail/signatures_end.h"
+#undef ISHMEMI_AMO_BITWISE_F
+#undef ISHMEMI_AMO_EXTENDED_F
+#undef ISHMEMI_AMO_STANDARD_F
+#undef ISHMEMI_CORE_CALLS
+#undef ISHMEMI_DEVICE_CALLS
+#undef ISHMEMI_DEVICE_STATE
+#undef ISHMEMI_EXTENSIONS
+#undef ISHMEMI_F
+#undef ISHMEMI_F0
+#undef ISHMEMI_FN
+#undef ISHMEMI_GPU
+#undef ISHMEMI_GPU_AMD
+#undef ISHMEMI_GPU_CLANG
+#undef ISHMEMI_GPU_NVCC
+#undef ISHMEMI_GROUP_CALLS
+#undef ISHMEMI_H
+#undef ISHMEMI_H_ONLY
+#undef ISHMEMI_NOARG
+#undef ISHMEMI_NOARG_API
+#undef ISHMEMI_NOARG_ONLY
+#undef ISHMEMI_P2P_F
+#undef ISHMEMI_RMA_TYPED_F
+#undef ISHMEMI_RMA_TYPED_F_DEV
+#undef ISHMEMI_SIGNAL_TYPED_F
+#undef ISHMEMI_SIGNAL_TYPED_F_DEV

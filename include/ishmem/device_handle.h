@@ -1,0 +1,40 @@
+/* The device handle: the PE layout that device calls read, passed to kernels by value (the
+ * handle form of ishmem/device.h) or held by the device library (the no-argument form). The
+ * host library's RMA fast path reads the same struct (lib/runtime/runtime.h). Plain C; needs
+ * no GPU headers. Included by ishmem/device.h. */
+#ifndef ISHMEM_DEVICE_HANDLE_H
+#define ISHMEM_DEVICE_HANDLE_H
+
+#include <stddef.h>
+
+/* A symmetric address `a` on PE `pe` is at a + (slot(pe) - my_slot) * stride, with
+ * slot(pe) = pe - first_local_pe when contiguous (always so with a GPU backend, whose PEs
+ * share one node: there it is a + (pe - my_pe) * stride). */
+typedef struct ishmemx_device_handle {
+  char *window;       /* slot 0 of the node's heap window */
+  size_t stride;      /* bytes per slot */
+  char *local_base;   /* this PE's heap: window + my_slot * stride */
+  const int *pe_slot; /* device table PE -> slot (-1: not mapped); NULL with the host backend */
+  int my_pe;
+  int n_pes;
+  int my_slot;
+  int n_local;
+  int first_local_pe;
+  int contiguous; /* node-local PEs are numbered first_local_pe + slot */
+  /* Barrier words of the device and stream barriers: slot j's 64-bit word is at
+   * barrier + j * barrier_step, in host memory that every PE maps and its GPU can reach.
+   * NULL with the host backend. */
+  unsigned long long *barrier;
+  size_t barrier_step;
+} ishmemx_device_handle_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Fills *handle for passing to kernels (valid until ishmem_finalize). Host call. */
+int ishmemx_get_device_handle(ishmemx_device_handle_t *handle);
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ISHMEM_DEVICE_HANDLE_H */

@@ -1,0 +1,49 @@
+// The argument checks of the entry points: PE range, symmetric range, `cmp` and `sig_op`.
+// Each throws Error (through fail) with the entry point's name; guard() turns that into the
+// status and the text of ishmemx_last_error(). Fast paths test the same conditions inline
+// (direct_address, valid_sig_op) and call these only on their slow path.
+#pragma once
+
+#include <cstddef>
+
+#include "common/error.h"
+#include "ishmem/detail/scan.h"
+#include "runtime/runtime.h"
+
+namespace ishmem::detail {
+
+// The one symmetric range test: true if [sym, sym + bytes) lies in this PE's heap; `off` gets
+// sym's offset in it.
+inline bool in_heap(const void *sym, std::size_t bytes, std::size_t &off) {
+  off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
+  return off < g_fast.stride && bytes <= g_fast.stride - off;
+}
+
+// The same for an array of `count` elements of `size` bytes, aligned to `size`.
+inline bool in_heap_aligned(const void *sym, std::size_t count, std::size_t size,
+                            std::size_t &off) {
+  off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
+  return off < g_fast.stride && count <= (g_fast.stride - off) / size && off % size == 0;
+}
+
+inline bool valid_sig_op(int sig_op) {
+  return sig_op == ISHMEM_SIGNAL_SET || sig_op == ISHMEM_SIGNAL_ADD;
+}
+
+// ISHMEM_ERR_INVALID_PE unless 0 <= pe < n_pes.
+void check_pe(int pe, const char *fn);
+// ISHMEM_ERR_NOT_SYMMETRIC unless [sym, sym + bytes) is in the heap; returns sym's offset.
+std::size_t check_symmetric(const void *sym, std::size_t bytes, const char *fn);
+// ISHMEM_ERR_NOT_SYMMETRIC unless `count` elements of `size` bytes at `sym` are in the heap,
+// aligned; the message calls sym "<label><sym>" and the data "an aligned <kind>".
+std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::size_t size,
+                                    const char *fn, const char *label, const char *kind);
+// For an AMO target: ISHMEM_ERR_NOT_SYMMETRIC outside the heap, then ISHMEM_ERR_INVALID_ARG
+// unless aligned to `size`.
+std::size_t check_symmetric_word(const void *sym, std::size_t size, const char *fn);
+// ISHMEM_ERR_INVALID_ARG unless cmp is an ISHMEM_CMP_* operator.
+void check_cmp(int cmp, const char *fn);
+// ISHMEM_ERR_INVALID_ARG unless sig_op is ISHMEM_SIGNAL_SET or ISHMEM_SIGNAL_ADD.
+void check_sig_op(int sig_op, const char *fn);
+
+}  // namespace ishmem::detail
