@@ -76,8 +76,7 @@ __host__ __device__ T typed_value(int pe, std::size_t i) {
       ASSERT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);                                                \
     }                                                                                             \
   }
-#define TYPED_KERNELS_DEV(T, N) ISHMEMI_DEVICE_TYPE(TYPED_KERNELS, T, N)
-ISHMEMI_RMA_TYPES(TYPED_KERNELS_DEV)
+ISHMEMX_RMA_DEVICE_TYPES(TYPED_KERNELS)
 
 // ---- Thread, warp and block forms at many sizes and misalignments ------------------------
 

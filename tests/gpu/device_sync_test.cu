@@ -142,7 +142,7 @@ void check_amo_sequence(const char *what, const R *expected, std::size_t n, R fi
           amo_standard_##N<<<1, 1>>>(h, hf, w, out, right_pe());                       \
         });                                                                            \
   }
-ISHMEMI_AMO_STANDARD_TYPES(AMO_STANDARD_TEST)
+ISHMEMX_AMO_STANDARD_TYPES(AMO_STANDARD_TEST)
 
 #define AMO_BITWISE_TEST(T, N)                                                        \
   AMO_BITWISE_KERNEL(T, N)                                                            \
@@ -154,7 +154,7 @@ ISHMEMI_AMO_STANDARD_TYPES(AMO_STANDARD_TEST)
           amo_bitwise_##N<<<1, 1>>>(h, hf, w, out, right_pe());                       \
         });                                                                           \
   }
-ISHMEMI_AMO_BITWISE_TYPES(AMO_BITWISE_TEST)
+ISHMEMX_AMO_BITWISE_TYPES(AMO_BITWISE_TEST)
 
 #define AMO_EXTENDED_TEST(T, N)                                                            \
   AMO_EXTENDED_KERNEL(T, N)                                                                \
@@ -166,7 +166,7 @@ ISHMEMI_AMO_BITWISE_TYPES(AMO_BITWISE_TEST)
                                     amo_extended_##N<<<1, 1>>>(h, hf, w, out, right_pe()); \
                                   });                                                      \
   }
-ISHMEMI_AMO_EXTENDED_ONLY_TYPES(AMO_EXTENDED_TEST)
+ISHMEMX_AMO_EXTENDED_ONLY_TYPES(AMO_EXTENDED_TEST)
 
 // ---- Contention: every thread of every PE adds 1 to one word --------------------------------
 
@@ -481,7 +481,7 @@ void run_wait_calls(const char *name, Kernel kernel) {
   ishmem_free(iv);
 }
 
-ISHMEMI_AMO_STANDARD_TYPES(WAIT_KERNEL)
+ISHMEMX_AMO_STANDARD_TYPES(WAIT_KERNEL)
 
 // ---- Message-passing litmus: put data, fence, put flag; the flag's reader sees the data -----
 // Producers write round r's four words, then raise the flag to r + 1, 100k rounds, never

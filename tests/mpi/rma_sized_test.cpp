@@ -1,5 +1,5 @@
 // Sized RMA (ishmem_put8 ... ishmem_put128 and their get, iput, iget and nbi forms), generated
-// from ISHMEMI_SIZED_RMA, and putmem/getmem with odd sizes at odd byte offsets. The symmetric
+// from ISHMEMX_SIZED_RMA, and putmem/getmem with odd sizes at odd byte offsets. The symmetric
 // addresses are deliberately misaligned: these calls take untyped memory.
 #include <cstring>
 #include <functional>
@@ -31,7 +31,7 @@ struct Sized {
         &ishmem_get##BITS##_nbi,       \
         &ishmem_iput##BITS,            \
         &ishmem_iget##BITS},
-const Sized kSized[] = {ISHMEMI_SIZED_RMA(ISHMEM_TEST_SIZED)};
+const Sized kSized[] = {ISHMEMX_SIZED_RMA(ISHMEM_TEST_SIZED)};
 #undef ISHMEM_TEST_SIZED
 
 // Byte i of PE `pe`'s data; never kSentinel.

@@ -1,5 +1,5 @@
 // Every typed RMA call (put, get, p, g, iput, iget, put_nbi, get_nbi) for every type of
-// ISHMEMI_RMA_TYPES, generated from that table. Each PE writes to its right neighbour and reads
+// ISHMEMX_RMA_TYPES, generated from that table. Each PE writes to its right neighbour and reads
 // back, at several sizes and offsets; the data is checked element by element, including the
 // elements just outside the range, which must not change.
 #include <string>
@@ -26,7 +26,7 @@ namespace {
     static constexpr auto iput = &ishmem_##N##_iput;       \
     static constexpr auto iget = &ishmem_##N##_iget;       \
   };
-ISHMEMI_RMA_TYPES(ISHMEM_TEST_TAG)
+ISHMEMX_RMA_TYPES(ISHMEM_TEST_TAG)
 #undef ISHMEM_TEST_TAG
 
 template <class First, class... Rest>
@@ -34,7 +34,7 @@ struct DropFirst {
   using type = ::testing::Types<Rest...>;
 };
 #define ISHMEM_TEST_TAG_NAME(T, N) , Tag_##N
-using AllTags = DropFirst<void ISHMEMI_RMA_TYPES(ISHMEM_TEST_TAG_NAME)>::type;
+using AllTags = DropFirst<void ISHMEMX_RMA_TYPES(ISHMEM_TEST_TAG_NAME)>::type;
 #undef ISHMEM_TEST_TAG_NAME
 
 struct TagName {

@@ -50,7 +50,7 @@
     (T * dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe), \
     (dest, source, dst, sst, nelems, pe), iget, T)
 
-/* Host only: sized calls, X(bits, bytes) of ISHMEMI_SIZED_RMA. */
+/* Host only: sized calls, X(bits, bytes) of ISHMEMX_SIZED_RMA. */
 #define ISHMEMI_RMA_SIZED_CALLS(F, BITS, BYTES)                                            \
   F(int, ishmem_put##BITS, (void *dest, const void *source, size_t nelems, int pe),        \
     (dest, source, nelems, pe), put_sized, BYTES)                                          \

@@ -1,6 +1,6 @@
 /* Undefines every internal macro of the device headers (compile mode, generators) and the
  * signature lists, so that of ishmem's macros only the documented ISHMEM_ and ISHMEMX_ names
- * and the type tables of ishmem/types.h reach users' code. Internal: included at the end of
+ * reach users' code (tests/header_macros.sh checks it). Internal: included at the end of
  * ishmem/device.h; no include guard. */
 #include "ishmem/detail/signatures_end.h"
 #undef ISHMEMI_AMO_BITWISE_F
@@ -25,6 +25,4 @@
 #undef ISHMEMI_NOARG_ONLY
 #undef ISHMEMI_P2P_F
 #undef ISHMEMI_RMA_TYPED_F
-#undef ISHMEMI_RMA_TYPED_F_DEV
 #undef ISHMEMI_SIGNAL_TYPED_F
-#undef ISHMEMI_SIGNAL_TYPED_F_DEV
