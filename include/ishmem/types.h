@@ -45,26 +45,6 @@
   X(64, 8)                   \
   X(128, 16)
 
-/* Standard AMO types (OpenSHMEM 1.5, Table 7), also the point-to-point sync types. */
-#define ISHMEMX_AMO_STANDARD_TYPES(X) \
-  X(int, int)                         \
-  X(long, long)                       \
-  X(long long, longlong)              \
-  X(unsigned int, uint)               \
-  X(unsigned long, ulong)             \
-  X(unsigned long long, ulonglong)    \
-  X(int32_t, int32)                   \
-  X(int64_t, int64)                   \
-  X(uint32_t, uint32)                 \
-  X(uint64_t, uint64)                 \
-  X(size_t, size)                     \
-  X(ptrdiff_t, ptrdiff)
-
-/* Extended AMO types: the standard ones plus these (fetch, set and swap only). */
-#define ISHMEMX_AMO_EXTENDED_ONLY_TYPES(X) \
-  X(float, float)                          \
-  X(double, double)
-
 /* Bitwise AMO types (and, or, xor). */
 #define ISHMEMX_AMO_BITWISE_TYPES(X) \
   X(unsigned int, uint)              \
@@ -74,5 +54,20 @@
   X(int64_t, int64)                  \
   X(uint32_t, uint32)                \
   X(uint64_t, uint64)
+
+/* Standard AMO types (OpenSHMEM 1.5, Table 7), also the point-to-point sync types: the
+ * bitwise ones with the signed int, long, long long, size_t and ptrdiff_t. */
+#define ISHMEMX_AMO_STANDARD_TYPES(X) \
+  X(int, int)                         \
+  X(long, long)                       \
+  X(long long, longlong)              \
+  ISHMEMX_AMO_BITWISE_TYPES(X)        \
+  X(size_t, size)                     \
+  X(ptrdiff_t, ptrdiff)
+
+/* Extended AMO types: the standard ones plus these (fetch, set and swap only). */
+#define ISHMEMX_AMO_EXTENDED_ONLY_TYPES(X) \
+  X(float, float)                          \
+  X(double, double)
 
 #endif /* ISHMEM_TYPES_H */
