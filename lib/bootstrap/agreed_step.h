@@ -6,6 +6,7 @@
 #include "ishmem.h"  // brings in mpi.h without the C++ bindings
 
 #include <exception>
+#include <new>
 #include <string>
 
 #include "common/error.h"
@@ -29,6 +30,9 @@ void agreed_step(MPI_Comm comm, Step &&step, PeerFailed &&peer_failed) {
   } catch (const Error &e) {
     code = e.code();
     text = e.what();
+  } catch (const std::bad_alloc &) {  // as guard() reports it at the C boundary
+    code = ISHMEM_ERR_NOMEM;
+    text = "[ishmem] out of host memory";
   } catch (const std::exception &e) {  // every PE must reach the agreement below
     code = ISHMEM_ERR_INTERNAL;
     text = e.what();

@@ -115,12 +115,6 @@ void MpiBootstrap::broadcast(void *buf, std::size_t bytes, int root) const {
   ISHMEMI_CHECK_MPI(MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, root, world_));
 }
 
-bool MpiBootstrap::all_true(bool ok, bool node_only) const {
-  int mine = ok ? 1 : 0, all = 0;
-  ISHMEMI_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, node_only ? node_ : world_));
-  return all == 1;
-}
-
 void MpiBootstrap::barrier(bool node_only) const {
   ISHMEMI_CHECK_MPI(MPI_Barrier(node_only ? node_ : world_));
 }

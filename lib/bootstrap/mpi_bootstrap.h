@@ -36,8 +36,6 @@ class MpiBootstrap {
   // Byte-wise allgather over the world or the node.
   void allgather(const void *mine, void *all, std::size_t bytes, bool node_only) const;
   void broadcast(void *buf, std::size_t bytes, int root) const;
-  // True on every PE iff `ok` is true on every PE (of the node, or of the world).
-  bool all_true(bool ok, bool node_only) const;
   void barrier(bool node_only) const;
 
  private:

@@ -44,7 +44,10 @@ std::unique_ptr<Backend> choose_backend(const Runtime &rt) {
     gpu.reset();
     why = "off-node PEs are reached through MPI, which is given host memory only";
   }
-  bool everyone = rt.boot->all_true(gpu != nullptr, false);
+  // A vote, not an error: a PE without a GPU counts as a failing status.
+  const bool everyone =
+      lowest_status(rt.boot->world(), gpu ? ISHMEM_SUCCESS : ISHMEM_ERR_UNSUPPORTED) ==
+      ISHMEM_SUCCESS;
   if (wanted == "gpu" && !everyone)
     fail(ISHMEM_ERR_UNSUPPORTED, "ISHMEM_BACKEND=gpu but %s",
          gpu ? "another PE has no usable GPU" : why.c_str());

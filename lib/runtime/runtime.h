@@ -1,4 +1,4 @@
-// The state ishmem_init builds. `g_fast` holds what every RMA call reads (one cache line);
+// The state ishmem_init builds. `g_fast` holds what every RMA call reads (two cache lines);
 // `g_rt` owns everything else: the MPI side, the node's fd mesh and the heap.
 #pragma once
 

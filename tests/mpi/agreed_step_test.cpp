@@ -1,6 +1,7 @@
 // The agreed-step helper on its own: a step that fails on one PE fails every PE at the same
 // point, the failing PE with its own error and the others with what peer_failed throws, given
 // the lowest status any PE failed with.
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -74,6 +75,17 @@ TEST(AgreedStep, OtherExceptionsAreInternalErrors) {
   });
   EXPECT_EQ(got.code, ISHMEM_ERR_INTERNAL);
   EXPECT_TRUE(all_true(got.code != ISHMEM_SUCCESS));
+}
+
+TEST(AgreedStep, OutOfMemoryStaysOutOfMemory) {
+  // As at the C boundary: a failed host allocation is ISHMEM_ERR_NOMEM on the PE it hit, and
+  // every other PE fails with that code too.
+  const bool victim = my_pe() == 0;
+  Outcome got = run_agreed([&] {
+    if (victim) throw std::bad_alloc();
+  });
+  EXPECT_EQ(got.code, ISHMEM_ERR_NOMEM) << got.what;
+  if (victim) EXPECT_NE(got.what.find("out of host memory"), std::string::npos) << got.what;
 }
 
 }  // namespace

@@ -189,4 +189,37 @@ TEST(Sync, WaitAndTestForms) {
   ishmem_free(ivars);
 }
 
+// wait_until_all returns once every entry holds at the same time, not once each has held at
+// some point: entry 0 holds, then is cleared as entry 1 is set, and only later are both set.
+TEST(Sync, WaitUntilAllWantsEveryEntryAtOnce) {
+  int *ivars = sym_alloc<int>(2);
+  ASSERT_TRUE(all_true(ivars != nullptr));
+  const int me = my_pe();
+  const bool writer = me % 2 == 0 && me + 1 < n_pes();
+  const bool waiter = me % 2 == 1;
+  ishmem_barrier_all();
+  if (writer) {
+    using std::chrono::milliseconds;
+    const int peer = me + 1;
+    std::this_thread::sleep_for(milliseconds(50));  // the waiter is waiting by now
+    EXPECT_EQ(ishmem_int_p(&ivars[0], 1, peer), ISHMEM_SUCCESS);
+    ishmem_quiet();
+    std::this_thread::sleep_for(milliseconds(100));
+    EXPECT_EQ(ishmem_int_p(&ivars[0], 0, peer), ISHMEM_SUCCESS);
+    ishmem_quiet();
+    EXPECT_EQ(ishmem_int_p(&ivars[1], 1, peer), ISHMEM_SUCCESS);
+    ishmem_quiet();
+    std::this_thread::sleep_for(milliseconds(100));
+    EXPECT_EQ(ishmem_int_p(&ivars[0], 1, peer), ISHMEM_SUCCESS);
+    ishmem_quiet();
+  }
+  if (waiter) {
+    EXPECT_EQ(ishmem_int_wait_until_all(ivars, 2, nullptr, ISHMEM_CMP_EQ, 1), ISHMEM_SUCCESS);
+    EXPECT_EQ(ishmem_int_atomic_fetch(&ivars[0], me), 1) << "returned before entry 0 held again";
+    EXPECT_EQ(ishmem_int_atomic_fetch(&ivars[1], me), 1);
+  }
+  ishmem_barrier_all();
+  ishmem_free(ivars);
+}
+
 }  // namespace

@@ -98,7 +98,8 @@ struct Scan {
     size_t first;
     return find(indices, false, &first);
   }
-  /* Entry by entry: once an entry holds, the wait moves on to the next. */
+  /* Entry by entry: once an entry holds, the wait moves on to the next (the device waits; the
+   * host library waits until test_all() holds, every entry in one pass). */
   ISHMEMI_FN int wait_all(Poll &poll) const {
     for (size_t i = 0; i < n; ++i) {
       if (!included(i)) continue;

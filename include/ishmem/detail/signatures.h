@@ -28,7 +28,8 @@
   F(int, ishmem_getmem_nbi, (void *dest, const void *source, size_t nbytes, int pe), \
     (dest, source, nbytes, pe), getmem_nbi, void)
 
-/* Host and device, for every RMA type with device forms. */
+/* For every RMA type (ISHMEMX_RMA_TYPES) on the host; its device forms, for
+ * ISHMEMX_RMA_DEVICE_TYPES. */
 #define ISHMEMI_RMA_TYPED_CALLS(F, T, N)                                           \
   F(int, ishmem_##N##_put, (T * dest, const T *source, size_t nelems, int pe),     \
     (dest, source, nelems, pe), put, T)                                            \
