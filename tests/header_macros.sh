@@ -2,7 +2,8 @@
 # Checks that a public header leaves none of ishmem's internal macros (ISHMEMI_*) defined in
 # the code that includes it: the generators, compile-mode flags and vendor helpers of
 # include/ishmem/detail are undefined after use, so only documented ISHMEM_/ISHMEMX_ names
-# remain. Preprocesses `#include <HEADER>` with COMPILER ARGS... -dM -E and lists what leaks.
+# remain. Preprocesses `#include <HEADER>` with COMPILER ARGS... -E and lists what leaks; ARGS
+# include the compiler's option to print the macros (-dM; nvcc: -Xcompiler -dM).
 #   usage: header_macros.sh HEADER SUFFIX COMPILER [ARGS...]   (SUFFIX: c, cpp or cu)
 set -eu
 header=$1 suffix=$2
@@ -10,7 +11,7 @@ shift 2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 printf '#include <%s>\n' "$header" > "$dir/probe.$suffix"
-"$@" -dM -E "$dir/probe.$suffix" > "$dir/macros" 2> "$dir/errors" || {
+"$@" -E "$dir/probe.$suffix" > "$dir/macros" 2> "$dir/errors" || {
   cat "$dir/errors" >&2
   echo "FAIL: could not preprocess <$header>" >&2
   exit 1
