@@ -105,11 +105,4 @@ void MpiTransport::flush_all() {
   dirty_ = false;
 }
 
-void quiet_rma(MpiTransport *remote) {
-  // Stores to mapped peer memory are ordinary stores: a full fence makes them visible before
-  // anything this PE does next (see docs/MEMORY_MODEL.md).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (remote) remote->flush_all();
-}
-
 }  // namespace ishmem::detail

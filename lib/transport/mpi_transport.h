@@ -4,6 +4,7 @@
 
 #include "ishmem.h"  // brings in mpi.h without the C++ bindings
 
+#include <atomic>
 #include <cstddef>
 #include <map>
 #include <vector>
@@ -54,7 +55,12 @@ class MpiTransport {
 };
 
 // Completes this PE's outstanding RMA: stores to mapped peer memory are made visible, and MPI
-// operations flushed when there is a `remote` transport.
-void quiet_rma(MpiTransport *remote);
+// operations flushed when there is a `remote` transport. Inline: every barrier starts with it.
+inline void quiet_rma(MpiTransport *remote) {
+  // Stores to mapped peer memory are ordinary stores: a full fence makes them visible before
+  // anything this PE does next (see docs/MEMORY_MODEL.md).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (remote) remote->flush_all();
+}
 
 }  // namespace ishmem::detail
