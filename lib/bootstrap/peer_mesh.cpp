@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -29,19 +32,84 @@ struct Hello {
   std::int32_t pid;
 };
 
-sockaddr_un socket_address(const unsigned char *token, int pe, socklen_t &len) {
+// Attempts at a free random name before giving up; a collision needs another process to hold
+// one of 2^128 names, so more than one attempt means someone is squatting.
+constexpr int kBindAttempts = 4;
+constexpr std::size_t kNameRandomBytes = 16;
+
+// The name a PE listens under, as published to its node peers: NUL-terminated, without the
+// abstract namespace's leading NUL.
+struct NameRecord {
+  char name[64];
+};
+
+sockaddr_un socket_address(const char *name, socklen_t &len) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
-  // Abstract namespace (leading NUL): nothing on disk to clean up. The random token makes the
-  // name unpredictable until it is bound, but not secret afterwards: /proc/net/unix lists it.
-  // Who may talk on the socket is decided by SO_PEERCRED and the hello, not by the name.
-  char *p = addr.sun_path + 1;
-  p += sprintf(p, "ishmem-");
-  for (std::size_t i = 0; i < kTokenBytes; ++i) p += sprintf(p, "%02x", token[i]);
-  p += sprintf(p, "-%d", pe);
-  len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + (p - addr.sun_path));
+  // Abstract namespace (leading NUL): nothing on disk to clean up.
+  const std::size_t n = strnlen(name, sizeof addr.sun_path - 1);
+  memcpy(addr.sun_path + 1, name, n);
+  len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
   return addr;
 }
+
+// Binds `sock` under a fresh random name, drawing a new one while the name is taken. Returns 0
+// with the name in `out`, or an errno value; never throws (see the caller).
+int bind_random_name(int sock, NameRecord &out, int &attempts) {
+  for (attempts = 1; attempts <= kBindAttempts; ++attempts) {
+    unsigned char random[kNameRandomBytes];
+    if (getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
+      return errno ? errno : EIO;
+    char *p = out.name;
+    p += sprintf(p, "ishmem-");
+    for (unsigned char b : random) p += sprintf(p, "%02x", b);
+    if (PeerMesh::name_hook_for_testing)
+      PeerMesh::name_hook_for_testing(attempts - 1, out.name, sizeof out.name);
+    out.name[sizeof out.name - 1] = '\0';
+    socklen_t len;
+    sockaddr_un addr = socket_address(out.name, len);
+    if (bind(sock, reinterpret_cast<sockaddr *>(&addr), len) == 0) return 0;
+    if (errno != EADDRINUSE) return errno;
+  }
+  --attempts;
+  return EADDRINUSE;
+}
+
+// Logs dropped connections: the first few each on a line, then a count once a second and at
+// the end of setup, so that a stranger cannot flood the log.
+class DropLog {
+ public:
+  ~DropLog() { flush(); }
+  void drop(const char *fmt, ...) __attribute__((format(printf, 2, 3))) {
+    ++dropped_;
+    if (dropped_ <= kLoggedEach) {
+      char line[256];
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(line, sizeof line, fmt, ap);
+      va_end(ap);
+      log(LogLevel::warn, "dropped a bootstrap connection %s%s", line,
+          dropped_ == kLoggedEach ? " (further ones are counted)" : "");
+      last_ = std::chrono::steady_clock::now();
+      return;
+    }
+    ++unlogged_;
+    if (std::chrono::steady_clock::now() - last_ >= std::chrono::seconds(1)) flush();
+  }
+
+ private:
+  static constexpr int kLoggedEach = 3;
+  void flush() {
+    if (unlogged_ == 0) return;
+    log(LogLevel::warn, "dropped %d more bootstrap connection(s) from strangers (%d in all)",
+        unlogged_, dropped_);
+    unlogged_ = 0;
+    last_ = std::chrono::steady_clock::now();
+  }
+  int dropped_ = 0;
+  int unlogged_ = 0;
+  std::chrono::steady_clock::time_point last_{};
+};
 
 ucred peer_credentials(int sock) {
   ucred cred{};
@@ -51,6 +119,8 @@ ucred peer_credentials(int sock) {
 }
 
 }  // namespace
+
+PeerMesh::NameHook PeerMesh::name_hook_for_testing = nullptr;
 
 const char *PeerMesh::peer_name(int slot) {
   snprintf(name_buf_, sizeof name_buf_, "pe %d", topo_.local_pes[slot]);
@@ -68,32 +138,46 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
   if (n == 1) return;
 
   // Nothing before the agreement below may throw: a PE that left here would leave its node
-  // peers waiting in it. Every failure feeds `ok` instead.
+  // peers waiting in it. Every failure feeds `err` instead.
   UniqueFd listener(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
-  socklen_t len;
-  sockaddr_un addr = socket_address(token, topo_.my_pe, len);
-  bool ok = listener && bind(listener.get(), reinterpret_cast<sockaddr *>(&addr), len) == 0 &&
-            listen(listener.get(), n) == 0;
-  int err = ok ? 0 : errno;
+  int err = listener ? 0 : errno;
+  NameRecord my_name{};
+  int attempts = 0;
+  if (err == 0) err = bind_random_name(listener.get(), my_name, attempts);
+  // A deep backlog: strangers that queue up ahead of the peers do not hold up their connect().
+  if (err == 0 && listen(listener.get(), SOMAXCONN) != 0) err = errno;
   // Nobody connects before everybody listens; a failed listener fails the node together.
   agreed_step(
       boot.node(),
       [&] {
-        if (!ok)
-          fail(ISHMEM_ERR_SYSTEM, "cannot listen on the bootstrap socket: %s", strerror(err));
+        if (err == EADDRINUSE && attempts == kBindAttempts)
+          fail(ISHMEM_ERR_SYSTEM,
+               "cannot listen on the bootstrap socket: pe %d found all %d random names it drew "
+               "in use (is another process squatting them?)",
+               topo_.my_pe, attempts);
+        if (err != 0)
+          fail(ISHMEM_ERR_SYSTEM, "cannot listen on the bootstrap socket: pe %d: %s", topo_.my_pe,
+               strerror(err));
       },
       [](int) {
         fail(ISHMEM_ERR_SYSTEM, "a node-local peer could not open its bootstrap socket");
       });
+  // Only now, bound, is the name published, and only to the job.
+  std::vector<NameRecord> names(n);
+  boot.allgather(&my_name, names.data(), sizeof my_name, true);
   const Deadline deadline = Deadline::after(timeout_s_);
   const uid_t uid = geteuid();
+  DropLog dropped;
 
   // Connect to every lower slot; connect() completes from the backlog, without accept().
   Hello hello{kHelloMagic, {}, me, static_cast<std::int32_t>(getpid())};
   memcpy(hello.token, token, kTokenBytes);
   for (int j = 0; j < me; ++j) {
     UniqueFd s(ISHMEMI_CHECK_SYS(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0)));
-    sockaddr_un peer = socket_address(token, topo_.local_pes[j], len);
+    if (memchr(names[j].name, '\0', sizeof names[j].name) == nullptr || names[j].name[0] == '\0')
+      fail(ISHMEM_ERR_SYSTEM, "%s published a malformed bootstrap socket name", peer_name(j));
+    socklen_t len;
+    sockaddr_un peer = socket_address(names[j].name, len);
     connect_with_deadline(s.get(), reinterpret_cast<sockaddr *>(&peer), len, deadline,
                           peer_name(j));
     ucred cred = peer_credentials(s.get());
@@ -122,13 +206,11 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
     ucred cred{};
     socklen_t cred_len = sizeof cred;
     if (getsockopt(s.get(), SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) < 0) {
-      log(LogLevel::warn, "dropped a bootstrap connection: SO_PEERCRED failed: %s",
-          strerror(errno));
+      dropped.drop("whose SO_PEERCRED failed: %s", strerror(errno));
       continue;
     }
     if (cred.uid != uid) {
-      log(LogLevel::warn, "dropped a bootstrap connection from pid %d of another user (uid %d)",
-          cred.pid, cred.uid);
+      dropped.drop("from pid %d of another user (uid %d)", cred.pid, cred.uid);
       continue;
     }
     Hello got{};
@@ -137,18 +219,16 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
       recv_message(s.get(), &got, sizeof got, 0, Deadline::after(hello_s), "a connecting peer");
     } catch (const Error &e) {
       if (e.code() == ISHMEM_ERR_TIMEOUT)
-        log(LogLevel::warn, "dropped a bootstrap connection from pid %d: no hello within %g s",
-            cred.pid, kHelloSeconds);
+        dropped.drop("from pid %d: no hello within %g s", cred.pid, kHelloSeconds);
       else
-        log(LogLevel::warn, "dropped a bootstrap connection from pid %d: %s", cred.pid, e.what());
+        dropped.drop("from pid %d: %s", cred.pid, e.what());
       continue;
     }
     bool valid = got.magic == kHelloMagic && memcmp(got.token, token, kTokenBytes) == 0 &&
                  got.slot > me && got.slot < n && !conn_[got.slot] && cred.pid == got.pid &&
                  got.pid == topo_.local_pids[got.slot];
     if (!valid) {
-      log(LogLevel::warn, "dropped a bootstrap connection from pid %d uid %d: bad credentials",
-          cred.pid, cred.uid);
+      dropped.drop("from pid %d uid %d: bad credentials", cred.pid, cred.uid);
       continue;
     }
     Hello ack = hello;

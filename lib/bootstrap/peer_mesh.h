@@ -1,12 +1,14 @@
 // Authenticated Unix-socket connections between the PEs of one node, used to pass heap-chunk
-// fds (SCM_RIGHTS). Each PE listens in the abstract namespace under a name made of a random
-// per-job token and its PE number. The name is not secret: any local process can read it in
+// fds (SCM_RIGHTS). Each PE listens in the abstract namespace under a name of fresh randomness
+// of its own (getrandom), drawn again if another process holds it, and publishes the name to
+// its node peers over MPI only once it is bound: no name can be guessed, and so none squatted,
+// before it is in use. The name is not secret afterwards: any local process can read it in
 // /proc/net/unix and connect. Safety comes from the checks on each connection instead: the
 // listener reads SO_PEERCRED and drops another user's connection before reading anything; the
 // peer must then send a hello with the job's token, its slot and its pid, and SO_PEERCRED must
 // show that pid, the one MPI reported for that slot; a silent connection is dropped after a
-// short wait. The connecting side checks SO_PEERCRED of the listener likewise, so a process
-// that squats a name can make setup fail but never receives a chunk.
+// short wait. The connecting side checks SO_PEERCRED of the listener likewise. Dropped
+// connections are logged a few at a time, then counted.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,12 @@ class PeerMesh {
                                               const std::vector<int> &fds);
 
   std::size_t open_sockets() const;
+
+  // Test seam: when set, called with each attempt's (0-based) name before it is bound; it may
+  // overwrite the NUL-terminated name (at most `capacity` bytes with the NUL), e.g. with one
+  // that is taken already.
+  using NameHook = void (*)(int attempt, char *name, std::size_t capacity);
+  static NameHook name_hook_for_testing;
 
  private:
   const Topology &topo_;

@@ -1,8 +1,10 @@
 // PeerMesh on its own, beside the runtime's: the fd exchange stays in step after malformed,
 // mismatched and failed messages; setup drops strangers on its socket without waiting out the
-// deadline; a PE that cannot open its socket fails the node together instead of leaving its
-// peers waiting.
+// deadline, and logs a flood of them in a few lines; a socket name that is taken is retried
+// under a new one; a PE that cannot open its socket fails the node together instead of leaving
+// its peers waiting.
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -349,6 +351,163 @@ TEST(PeerMeshSetup, PeThatCannotOpenItsSocketFailsTheNodeTogether) {
   const char *why =
       victim ? "cannot listen on the bootstrap socket" : "could not open its bootstrap socket";
   EXPECT_NE(got.what.find(why), std::string::npos) << got.what;
+}
+
+// A socket bound by "another process" (here this one, which the kernel treats alike: abstract
+// names are per network namespace, whoever binds them) under `name`.
+UniqueFd bind_abstract(const std::string &name) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  memcpy(addr.sun_path + 1, name.data(), name.size());
+  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  UniqueFd s(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
+  if (s && bind(s.get(), reinterpret_cast<sockaddr *>(&addr), len) != 0) s.reset();
+  return s;
+}
+
+std::string g_squatted;    // the name the hook substitutes
+int g_squatted_tries = 0;  // how many attempts it substitutes it for
+int g_attempts = 0;        // how many attempts it saw
+std::string g_last_name;   // the name of the last attempt
+
+void squat_hook(int attempt, char *name, std::size_t capacity) {
+  if (attempt < g_squatted_tries) snprintf(name, capacity, "%s", g_squatted.c_str());
+  g_attempts = attempt + 1;
+  g_last_name = name;
+}
+
+struct HookGuard {
+  explicit HookGuard(PeerMesh::NameHook hook) { PeerMesh::name_hook_for_testing = hook; }
+  ~HookGuard() { PeerMesh::name_hook_for_testing = nullptr; }
+};
+
+TEST(PeerMeshSetup, NameTakenByAnotherProcessIsRetriedUnderANewOne) {
+  MpiBootstrap boot(MPI_COMM_WORLD, false);
+  const Topology &topo = boot.topology();
+  if (!all_true(topo.n_local > 1)) GTEST_SKIP() << "needs two node-local PEs";
+  g_squatted = "ishmem-squatted-" + std::to_string(getpid());
+  UniqueFd squatter = bind_abstract(g_squatted);
+  ASSERT_TRUE(all_true(static_cast<bool>(squatter)));
+  g_squatted_tries = 1;  // the first name each PE draws is taken
+  g_attempts = 0;
+  HookGuard hook(squat_hook);
+  Outcome got;
+  std::size_t sockets = 0;
+  try {
+    PeerMesh mesh(boot, kTimeout);
+    sockets = mesh.open_sockets();
+  } catch (const Error &e) {
+    got = {e.code(), e.what()};
+  }
+  EXPECT_EQ(got.code, ISHMEM_SUCCESS) << got.what;
+  EXPECT_EQ(sockets, static_cast<std::size_t>(topo.n_local - 1));
+  // Bound under the second name, a fresh random one.
+  EXPECT_EQ(g_attempts, 2);
+  EXPECT_EQ(g_last_name.rfind("ishmem-", 0), 0u) << g_last_name;
+  EXPECT_NE(g_last_name, g_squatted);
+}
+
+TEST(PeerMeshSetup, PeWhoseNamesAreAllTakenFailsTheNodeNamingItself) {
+  MpiBootstrap boot(MPI_COMM_WORLD, false);
+  const Topology &topo = boot.topology();
+  if (!all_true(topo.n_local > 1)) GTEST_SKIP() << "needs two node-local PEs";
+  const bool victim = topo.local_rank == topo.n_local - 1;
+  g_squatted = "ishmem-squatted-" + std::to_string(getpid());
+  UniqueFd squatter = bind_abstract(g_squatted);
+  ASSERT_TRUE(all_true(static_cast<bool>(squatter)));
+  g_squatted_tries = victim ? 1000 : 0;
+  HookGuard hook(squat_hook);
+  Outcome got;
+  try {
+    PeerMesh mesh(boot, kTimeout);
+  } catch (const Error &e) {
+    got = {e.code(), e.what()};
+  }
+  EXPECT_EQ(got.code, ISHMEM_ERR_SYSTEM) << got.what;
+  const std::string why = victim ? "pe " + std::to_string(topo.my_pe) + " found all"
+                                 : std::string("could not open its bootstrap socket");
+  EXPECT_NE(got.what.find(why), std::string::npos) << got.what;
+}
+
+// Lines of `text` that contain `what`.
+int count_lines(const std::string &text, const std::string &what) {
+  int count = 0;
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    if (text.substr(begin, end - begin).find(what) != std::string::npos) ++count;
+    begin = end + 1;
+  }
+  return count;
+}
+
+// A stranger that connects and hangs up, again and again, while node slot 0 waits for its
+// peers: slot 0's log gets a few lines and a count, not a line per connection.
+TEST(PeerMeshSetup, FloodOfStrangersIsLoggedInAFewLines) {
+  MpiBootstrap boot(MPI_COMM_WORLD, false);
+  const Topology &topo = boot.topology();
+  if (!all_true(topo.n_local > 1)) GTEST_SKIP() << "needs two node-local PEs";
+  const bool listener_pe = topo.local_rank == 0;
+  constexpr int kStrangers = 200;
+  std::atomic<bool> stop{false};
+  std::atomic<int> made{0};
+  std::thread flood;
+  UniqueFd captured;
+  int saved_stderr = -1;
+  if (listener_pe) {
+    captured = UniqueFd(memfd_create("peer-mesh-stderr", MFD_CLOEXEC));
+    ASSERT_TRUE(captured);
+    fflush(stderr);
+    saved_stderr = dup(STDERR_FILENO);
+    ASSERT_GE(saved_stderr, 0);
+    ASSERT_EQ(dup2(captured.get(), STDERR_FILENO), STDERR_FILENO);
+    flood = std::thread([&] {
+      std::string name;
+      while (!stop && name.empty()) {
+        name = own_listening_mesh_socket();
+        if (name.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      sockaddr_un addr{};
+      addr.sun_family = AF_UNIX;
+      memcpy(addr.sun_path + 1, name.data(), name.size());
+      socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+      while (!stop && made < kStrangers) {
+        UniqueFd s(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+        if (s && connect(s.get(), reinterpret_cast<sockaddr *>(&addr), len) == 0)
+          ++made;  // and hangs up at once
+        else
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));  // backlog full
+      }
+    });
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  }
+  Outcome got;
+  try {
+    PeerMesh mesh(boot, kTimeout);
+  } catch (const Error &e) {
+    got = {e.code(), e.what()};
+  }
+  stop = true;
+  if (flood.joinable()) flood.join();
+  std::string log;
+  if (listener_pe) {
+    fflush(stderr);
+    dup2(saved_stderr, STDERR_FILENO);
+    close(saved_stderr);
+    char buf[1 << 16];
+    ssize_t n = pread(captured.get(), buf, sizeof buf, 0);
+    if (n > 0) log.assign(buf, static_cast<std::size_t>(n));
+  }
+  EXPECT_EQ(got.code, ISHMEM_SUCCESS) << got.what;
+  if (listener_pe) {
+    ASSERT_GE(made.load(), 20) << "the stranger did not get to connect often enough\n" << log;
+    const int lines = count_lines(log, "bootstrap connection");
+    EXPECT_GE(lines, 1) << log;
+    EXPECT_LE(lines, 6) << log;
+    EXPECT_NE(log.find("in all"), std::string::npos) << "no count of the dropped ones\n" << log;
+  }
 }
 
 }  // namespace
