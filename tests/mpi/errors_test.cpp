@@ -120,6 +120,35 @@ TEST(Errors, BadPe) {
   EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
 }
 
+// Put-with-signal names a bad PE the way putmem does, in every form, and changes nothing.
+TEST(Errors, BadPeWithSignal) {
+  long *sym = static_cast<long *>(ishmem_calloc(64, sizeof(long)));
+  ASSERT_TRUE(all_true(sym != nullptr));
+  auto *sig = reinterpret_cast<std::uint64_t *>(sym + 32);
+  long src[4] = {1, 2, 3, 4};
+  for (int pe : {-1, n_pes(), n_pes() + 100, INT32_MIN}) {
+    SCOPED_TRACE(pe);
+    const std::string why = "ishmem_putmem_signal: PE " + std::to_string(pe) + " is not in [0, " +
+                            std::to_string(n_pes()) + ")";
+    EXPECT_EQ(ishmem_putmem_signal(sym, src, sizeof src, sig, 1, ISHMEM_SIGNAL_SET, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_putmem_signal_nbi(sym, src, sizeof src, sig, 1, ISHMEM_SIGNAL_ADD, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_long_put_signal(sym, src, 4, sig, 1, ISHMEM_SIGNAL_SET, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_long_put_signal_nbi(sym, src, 4, sig, 1, ISHMEM_SIGNAL_ADD, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+  }
+  ishmem_barrier_all();
+  EXPECT_EQ(sym[0], 0);
+  EXPECT_EQ(*sig, 0u);
+  EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
 TEST(Errors, NotSymmetric) {
   char *sym = static_cast<char *>(ishmem_malloc(4096));
   ASSERT_TRUE(all_true(sym != nullptr));
