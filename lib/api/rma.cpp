@@ -37,28 +37,48 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
   });
 }
 
+namespace {
+
+// Bytes from the first element's start to the last element's start, or false on overflow.
+bool strided_span(std::size_t nelems, std::ptrdiff_t stride, std::size_t size, std::size_t &span) {
+  return !__builtin_mul_overflow(nelems - 1, static_cast<std::size_t>(stride), &span) &&
+         !__builtin_mul_overflow(span, size, &span) && span <= PTRDIFF_MAX;
+}
+
+// Every check of a strided call, for the whole range, before any element moves: an error
+// leaves both sides as they were.
+void check_strided(Direction dir, const void *dest, const void *source, std::ptrdiff_t dst,
+                   std::ptrdiff_t sst, std::size_t nelems, std::size_t size, int pe,
+                   const char *fn) {
+  if (dst <= 0 || sst <= 0)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: strides must be positive (dst %td, sst %td)", fn, dst, sst);
+  const bool put = dir == Direction::put;
+  // The last element's offset must not overflow, or it would wrap onto an earlier one.
+  std::size_t sym_span, local_span;
+  if (!strided_span(nelems, put ? dst : sst, size, sym_span) ||
+      !strided_span(nelems, put ? sst : dst, size, local_span))
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: %zu elements at stride %td/%td overflow", fn, nelems, dst,
+         sst);
+  runtime();
+  check_pe(pe, fn);
+  if (!(put ? source : dest))
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, put ? "source" : "destination");
+  // The symmetric side, from the first element's start to the last one's end.
+  check_symmetric(put ? dest : source, sym_span + size, fn);
+}
+
+}  // namespace
+
 int rma_strided(Direction dir, void *dest, const void *source, std::ptrdiff_t dst,
                 std::ptrdiff_t sst, std::size_t nelems, std::size_t size, int pe,
                 const char *fn) noexcept {
   if (nelems == 0) return ISHMEM_SUCCESS;
-  if (dst <= 0 || sst <= 0) {
-    return guard([&] {
-      fail(ISHMEM_ERR_INVALID_ARG, "%s: strides must be positive (dst %td, sst %td)", fn, dst, sst);
-    });
-  }
-  // The last element's offset must not overflow, or it would wrap onto an earlier one.
-  std::size_t span;
-  if (__builtin_mul_overflow(nelems - 1, static_cast<std::size_t>(dst > sst ? dst : sst), &span) ||
-      __builtin_mul_overflow(span, size, &span) || span > PTRDIFF_MAX) {
-    return guard([&] {
-      fail(ISHMEM_ERR_INVALID_ARG, "%s: %zu elements at stride %td/%td overflow", fn, nelems, dst,
-           sst);
-    });
-  }
+  int rc = guard([&] { check_strided(dir, dest, source, dst, sst, nelems, size, pe, fn); });
+  if (rc != ISHMEM_SUCCESS) return rc;
   char *d = static_cast<char *>(dest);
   const char *s = static_cast<const char *>(source);
   for (std::size_t i = 0; i < nelems; ++i) {
-    int rc = rma(dir, d + i * dst * size, s + i * sst * size, size, pe, true, fn);
+    rc = rma(dir, d + i * dst * size, s + i * sst * size, size, pe, true, fn);
     if (rc != ISHMEM_SUCCESS) return rc;
   }
   return ISHMEM_SUCCESS;

@@ -149,6 +149,39 @@ TEST(Errors, BadPeWithSignal) {
   EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
 }
 
+// A strided call whose later elements fall outside the heap moves none of them: not the
+// earlier elements either, on either side.
+TEST(Errors, StridedChecksTheWholeRangeFirst) {
+  const std::size_t heap = symmetric_size();
+  long *all = static_cast<long *>(ishmem_malloc(heap));
+  ASSERT_TRUE(all_true(all != nullptr)) << ishmemx_last_error();
+  long *tail = all + heap / sizeof(long) - 2;  // stride 2: the second element is past the end
+  tail[0] = tail[1] = -1;
+  ishmem_barrier_all();
+  const long src[3] = {10, 11, 12};
+  const int pe = right_pe();
+  EXPECT_EQ(ishmem_long_iput(tail, src, 2, 1, 3, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("is not inside the symmetric heap")) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_iput64(tail, src, 2, 1, 2, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("is not inside the symmetric heap")) << ishmemx_last_error();
+  long got[5] = {-2, -2, -2, -2, -2};
+  EXPECT_EQ(ishmem_long_iget(got, tail, 1, 2, 3, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("is not inside the symmetric heap")) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_iget64(got, tail, 2, 2, 2, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  for (long v : got) EXPECT_EQ(v, -2);  // the failed gets wrote nothing
+  ishmem_barrier_all();
+  EXPECT_EQ(tail[0], -1);  // the failed puts wrote nothing
+  EXPECT_EQ(tail[1], -1);
+  ishmem_barrier_all();
+  // The last element of the heap itself is in range.
+  EXPECT_EQ(ishmem_long_iput(tail, src, 1, 1, 2, pe), ISHMEM_SUCCESS);
+  ishmem_barrier_all();
+  EXPECT_EQ(tail[0], 10);
+  EXPECT_EQ(tail[1], 11);
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(all), ISHMEM_SUCCESS);
+}
+
 TEST(Errors, NotSymmetric) {
   char *sym = static_cast<char *>(ishmem_malloc(4096));
   ASSERT_TRUE(all_true(sym != nullptr));
