@@ -1,5 +1,11 @@
 // Host RMA entry points, defined from the RMA signature lists (ishmem/detail/signatures.h)
 // over the type tables of ishmem/types.h.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+
 #include "api/calls.h"
 #include "api/checks.h"
 #include "api/guard.h"
@@ -45,6 +51,29 @@ bool strided_span(std::size_t nelems, std::ptrdiff_t stride, std::size_t size, s
          !__builtin_mul_overflow(span, size, &span) && span <= PTRDIFF_MAX;
 }
 
+// False if the page holding `addr` is not mapped in this process.
+bool page_mapped(std::uintptr_t addr) {
+  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  unsigned char resident;
+  return mincore(reinterpret_cast<void *>(addr & ~(page - 1)), 1, &resident) == 0 ||
+         errno != ENOMEM;
+}
+
+// The local side has no heap to be range-checked against: its last element must neither wrap
+// around the address space nor lie in unmapped memory, or the copy would fault (node-local) or
+// hand MPI a wild pointer (off-node). `span` is the first to the last element's start.
+void check_local_span(const void *local, std::size_t span, std::size_t size, std::ptrdiff_t stride,
+                      std::size_t nelems, const char *fn, const char *kind) {
+  const auto first = reinterpret_cast<std::uintptr_t>(local);
+  std::uintptr_t last;
+  if (__builtin_add_overflow(first, span + (size - 1), &last) || !page_mapped(last - (size - 1)) ||
+      !page_mapped(last))
+    fail(ISHMEM_ERR_INVALID_ARG,
+         "%s: the %s buffer's last element (%zu elements at stride %td from %p) is outside this "
+         "process's memory",
+         fn, kind, nelems, stride, local);
+}
+
 // Every check of a strided call, for the whole range, before any element moves: an error
 // leaves both sides as they were.
 void check_strided(Direction dir, const void *dest, const void *source, std::ptrdiff_t dst,
@@ -65,6 +94,8 @@ void check_strided(Direction dir, const void *dest, const void *source, std::ptr
     fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, put ? "source" : "destination");
   // The symmetric side, from the first element's start to the last one's end.
   check_symmetric(put ? dest : source, sym_span + size, fn);
+  check_local_span(put ? source : dest, local_span, size, put ? sst : dst, nelems, fn,
+                   put ? "source" : "destination");
 }
 
 }  // namespace

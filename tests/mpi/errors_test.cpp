@@ -182,6 +182,41 @@ TEST(Errors, StridedChecksTheWholeRangeFirst) {
   EXPECT_EQ(ishmem_free(all), ISHMEM_SUCCESS);
 }
 
+// A local stride that overflows nothing but lands far outside the process is an error before
+// anything moves, instead of a fault (node-local) or a wild pointer given to MPI (off-node).
+TEST(Errors, StridedHugeLocalStrideIsAnError) {
+  long *sym = static_cast<long *>(ishmem_calloc(16, sizeof(long)));
+  ASSERT_TRUE(all_true(sym != nullptr));
+  const int pe = right_pe();
+  long src[2] = {1, 2};
+  long got[2] = {-1, -1};
+  for (std::ptrdiff_t huge : {PTRDIFF_MAX / 16, std::ptrdiff_t{1} << 40}) {
+    SCOPED_TRACE(huge);
+    EXPECT_EQ(ishmem_long_iput(sym, src, 1, huge, 2, pe), ISHMEM_ERR_INVALID_ARG);
+    EXPECT_TRUE(
+        error_mentions("ishmem_long_iput: the source buffer's last element (2 elements "
+                       "at stride " +
+                       std::to_string(huge)))
+        << ishmemx_last_error();
+    EXPECT_TRUE(error_mentions("is outside this process's memory")) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_iput64(sym, src, 1, huge, 2, pe), ISHMEM_ERR_INVALID_ARG);
+    EXPECT_TRUE(error_mentions("source buffer's last element")) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_long_iget(got, sym, huge, 1, 2, pe), ISHMEM_ERR_INVALID_ARG);
+    EXPECT_TRUE(error_mentions("ishmem_long_iget: the destination buffer's last element"))
+        << ishmemx_last_error();
+  }
+  EXPECT_EQ(got[0], -1);  // nothing moved on either side
+  ishmem_barrier_all();
+  EXPECT_EQ(sym[0], 0);
+  ishmem_barrier_all();
+  // The same stride with one element reads only the first: nothing to check beyond it.
+  EXPECT_EQ(ishmem_long_iput(sym, src, 1, PTRDIFF_MAX / 16, 1, pe), ISHMEM_SUCCESS);
+  ishmem_barrier_all();
+  EXPECT_EQ(sym[0], 1);
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
 TEST(Errors, NotSymmetric) {
   char *sym = static_cast<char *>(ishmem_malloc(4096));
   ASSERT_TRUE(all_true(sym != nullptr));
