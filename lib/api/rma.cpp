@@ -1,5 +1,11 @@
 // Host RMA entry points, defined from the RMA signature lists (ishmem/detail/signatures.h)
 // over the type tables of ishmem/types.h.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+
 #include "api/calls.h"
 #include "api/checks.h"
 #include "api/guard.h"
@@ -37,28 +43,73 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
   });
 }
 
+namespace {
+
+// Bytes from the first element's start to the last element's start, or false on overflow.
+bool strided_span(std::size_t nelems, std::ptrdiff_t stride, std::size_t size, std::size_t &span) {
+  return !__builtin_mul_overflow(nelems - 1, static_cast<std::size_t>(stride), &span) &&
+         !__builtin_mul_overflow(span, size, &span) && span <= PTRDIFF_MAX;
+}
+
+// False if the page holding `addr` is not mapped in this process.
+bool page_mapped(std::uintptr_t addr) {
+  static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  unsigned char resident;
+  return mincore(reinterpret_cast<void *>(addr & ~(page - 1)), 1, &resident) == 0 ||
+         errno != ENOMEM;
+}
+
+// The local side has no heap to be range-checked against: its last element must neither wrap
+// around the address space nor lie in unmapped memory, or the copy would fault (node-local) or
+// hand MPI a wild pointer (off-node). `span` is the first to the last element's start.
+void check_local_span(const void *local, std::size_t span, std::size_t size, std::ptrdiff_t stride,
+                      std::size_t nelems, const char *fn, const char *kind) {
+  const auto first = reinterpret_cast<std::uintptr_t>(local);
+  std::uintptr_t last;
+  if (__builtin_add_overflow(first, span + (size - 1), &last) || !page_mapped(last - (size - 1)) ||
+      !page_mapped(last))
+    fail(ISHMEM_ERR_INVALID_ARG,
+         "%s: the %s buffer's last element (%zu elements at stride %td from %p) is outside this "
+         "process's memory",
+         fn, kind, nelems, stride, local);
+}
+
+// Every check of a strided call, for the whole range, before any element moves: an error
+// leaves both sides as they were.
+void check_strided(Direction dir, const void *dest, const void *source, std::ptrdiff_t dst,
+                   std::ptrdiff_t sst, std::size_t nelems, std::size_t size, int pe,
+                   const char *fn) {
+  if (dst <= 0 || sst <= 0)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: strides must be positive (dst %td, sst %td)", fn, dst, sst);
+  const bool put = dir == Direction::put;
+  // The last element's offset must not overflow, or it would wrap onto an earlier one.
+  std::size_t sym_span, local_span;
+  if (!strided_span(nelems, put ? dst : sst, size, sym_span) ||
+      !strided_span(nelems, put ? sst : dst, size, local_span))
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: %zu elements at stride %td/%td overflow", fn, nelems, dst,
+         sst);
+  runtime();
+  check_pe(pe, fn);
+  if (!(put ? source : dest))
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, put ? "source" : "destination");
+  // The symmetric side, from the first element's start to the last one's end.
+  check_symmetric(put ? dest : source, sym_span + size, fn);
+  check_local_span(put ? source : dest, local_span, size, put ? sst : dst, nelems, fn,
+                   put ? "source" : "destination");
+}
+
+}  // namespace
+
 int rma_strided(Direction dir, void *dest, const void *source, std::ptrdiff_t dst,
                 std::ptrdiff_t sst, std::size_t nelems, std::size_t size, int pe,
                 const char *fn) noexcept {
   if (nelems == 0) return ISHMEM_SUCCESS;
-  if (dst <= 0 || sst <= 0) {
-    return guard([&] {
-      fail(ISHMEM_ERR_INVALID_ARG, "%s: strides must be positive (dst %td, sst %td)", fn, dst, sst);
-    });
-  }
-  // The last element's offset must not overflow, or it would wrap onto an earlier one.
-  std::size_t span;
-  if (__builtin_mul_overflow(nelems - 1, static_cast<std::size_t>(dst > sst ? dst : sst), &span) ||
-      __builtin_mul_overflow(span, size, &span) || span > PTRDIFF_MAX) {
-    return guard([&] {
-      fail(ISHMEM_ERR_INVALID_ARG, "%s: %zu elements at stride %td/%td overflow", fn, nelems, dst,
-           sst);
-    });
-  }
+  int rc = guard([&] { check_strided(dir, dest, source, dst, sst, nelems, size, pe, fn); });
+  if (rc != ISHMEM_SUCCESS) return rc;
   char *d = static_cast<char *>(dest);
   const char *s = static_cast<const char *>(source);
   for (std::size_t i = 0; i < nelems; ++i) {
-    int rc = rma(dir, d + i * dst * size, s + i * sst * size, size, pe, true, fn);
+    rc = rma(dir, d + i * dst * size, s + i * sst * size, size, pe, true, fn);
     if (rc != ISHMEM_SUCCESS) return rc;
   }
   return ISHMEM_SUCCESS;

@@ -18,6 +18,7 @@ int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t
   // Everything is checked before anything moves: an error has no side effect at the target.
   int rc = guard([&] {
     Runtime &rt = runtime();
+    check_pe(pe, kName);  // a bad PE is reported as such, as by ishmem_putmem
     check_sig_op(sig_op, kName);
     check_symmetric_aligned(sig_addr, 1, sizeof *sig_addr, kName, "signal ", "address");
     if (!rt.remote)

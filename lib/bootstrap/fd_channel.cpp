@@ -136,6 +136,10 @@ std::vector<UniqueFd> recv_message(int sock, void *data, std::size_t len, std::s
   // One byte more than expected, so that an over-long message shows up as MSG_TRUNC or n > len.
   std::vector<char> buf(len + 1);
   iovec iov{buf.data(), buf.size()};
+  // Room for every fd a message can carry, allocated before any fd arrives: taking ownership
+  // below allocates nothing, so no fd is ever in hand without its UniqueFd.
+  std::vector<UniqueFd> fds;
+  fds.reserve(kMaxFdsPerMessage);
   msghdr msg{};
   ssize_t n;
   for (;;) {
@@ -150,17 +154,25 @@ std::vector<UniqueFd> recv_message(int sock, void *data, std::size_t len, std::s
     if (n < 0) fail(ISHMEM_ERR_SYSTEM, "recvmsg from %s failed: %s", peer, strerror(errno));
     break;
   }
-  // Take ownership of every fd first, so that each error below closes them.
-  std::vector<UniqueFd> fds;
+  // Take ownership of every fd first, so that each error below closes them. The control
+  // buffer holds at most kMaxFdsPerMessage fds; any beyond the reserved room (there are none)
+  // would be closed at once and counted.
+  std::size_t extra = 0;
   for (cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
     if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS) continue;
     std::size_t count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
     for (std::size_t i = 0; i < count; ++i) {
       int fd;
       memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
-      fds.emplace_back(fd);
+      UniqueFd owned(fd);
+      if (fds.size() < fds.capacity())
+        fds.push_back(std::move(owned));  // within the reserved room: cannot throw
+      else
+        ++extra;
     }
   }
+  if (extra > 0)
+    fail(ISHMEM_ERR_SYSTEM, "message from %s carried more than %zu fds", peer, fds.size());
   if (n == 0) fail(ISHMEM_ERR_SYSTEM, "%s closed the connection (has it exited?)", peer);
   if (msg.msg_flags & MSG_CTRUNC)
     fail(ISHMEM_ERR_SYSTEM, "message from %s carried more fds than fit", peer);

@@ -249,34 +249,27 @@ std::vector<std::vector<UniqueFd>> PeerMesh::exchange(const ChunkMessage &mine,
                                                       const std::vector<int> &fds) {
   const int me = topo_.local_rank;
   const Deadline deadline = Deadline::after(timeout_s_);
-  std::vector<std::vector<UniqueFd>> received(topo_.n_local);
+  std::vector<std::vector<UniqueFd>> received;
   // A failure with one peer never cuts the exchange short: every peer's message of this step is
   // read (its fds closed if unwanted), or the next exchange would read it instead of its own.
   // The first error is thrown at the end; a peer's own reported failure only if nothing else
   // went wrong.
-  int code = ISHMEM_SUCCESS;
-  std::string error;
+  // An out-of-memory error counts like any other (FirstError).
+  FirstError first;
+  first.attempt([&] { received.resize(topo_.n_local); });
   int peer_status = ISHMEM_SUCCESS;
   int failed_slot = -1;
-  auto record = [&](const Error &e) {
-    if (code == ISHMEM_SUCCESS) {
-      code = e.code();
-      error = e.what();
-    }
-  };
   // Messages are small and sockets buffer them, so send to all, then receive from all.
   for (int j = 0; j < topo_.n_local; ++j) {
     if (j == me) continue;
-    try {
+    first.attempt([&] {
       send_message(conn_[j].get(), &mine, sizeof mine, fds.data(), fds.size(), deadline,
                    peer_name(j));
-    } catch (const Error &e) {
-      record(e);
-    }
+    });
   }
   for (int j = 0; j < topo_.n_local; ++j) {
     if (j == me) continue;
-    try {
+    first.attempt([&] {
       ChunkMessage got{};
       std::vector<UniqueFd> got_fds =
           recv_message(conn_[j].get(), &got, sizeof got, kMaxFdsPerMessage, deadline, peer_name(j));
@@ -289,7 +282,7 @@ std::vector<std::vector<UniqueFd>> PeerMesh::exchange(const ChunkMessage &mine,
           peer_status = got.status;
           failed_slot = j;
         }
-        continue;  // its fds, if any, are closed here
+        return;  // its fds, if any, are closed here
       }
       if (got.offset != mine.offset || got.bytes != mine.bytes || got.nfds != got_fds.size() ||
           (mine.status == ISHMEM_SUCCESS && got.nfds != fds.size()))
@@ -300,12 +293,10 @@ std::vector<std::vector<UniqueFd>> PeerMesh::exchange(const ChunkMessage &mine,
              static_cast<unsigned long long>(got.bytes), got.nfds,
              static_cast<unsigned long long>(mine.offset),
              static_cast<unsigned long long>(mine.bytes), fds.size());
-      received[j] = std::move(got_fds);
-    } catch (const Error &e) {
-      record(e);
-    }
+      if (received.size() > static_cast<std::size_t>(j)) received[j] = std::move(got_fds);
+    });
   }
-  if (code != ISHMEM_SUCCESS) throw Error(code, error);
+  first.rethrow();
   if (failed_slot >= 0)
     fail(peer_status, "%s could not create its part of the heap chunk at offset %llu",
          peer_name(failed_slot), static_cast<unsigned long long>(mine.offset));

@@ -69,6 +69,28 @@ void fail_mpi(int rc, const char *what, const char *file, int line) {
   fail(ISHMEM_ERR_MPI, "%s failed: %s (%s:%d)", what, text, basename_of(file), line);
 }
 
+void FirstError::record(int code, const char *text) noexcept {
+  if (code_ != ISHMEM_SUCCESS || code == ISHMEM_SUCCESS) return;
+  code_ = code;
+  try {
+    if (text) {
+      text_ = text;
+    } else {
+      char line[64];
+      if (g_log_pe >= 0)
+        snprintf(line, sizeof line, "[ishmem pe %d] out of host memory", g_log_pe);
+      else
+        snprintf(line, sizeof line, "[ishmem] out of host memory");
+      text_ = line;
+    }
+  } catch (...) {  // the code is kept; the text may stay empty
+  }
+}
+
+void FirstError::rethrow() const {
+  if (code_ != ISHMEM_SUCCESS) throw Error(code_, text_);
+}
+
 void set_last_error(const char *text) {
   t_last_error = text;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cerrno>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,36 @@ void log(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 
 // Throws ISHMEM_ERR_SYSTEM naming the call, errno's text and the place.
 [[noreturn]] void fail_errno(const char *what, const char *file, int line);
 [[noreturn]] void fail_mpi(int rc, const char *what, const char *file, int line);
+
+// The first error of a step that must run to its end on every PE (an fd exchange, a heap
+// growth step): attempt() runs a part of it and records, instead of throwing, an Error, a
+// std::bad_alloc (as ISHMEM_ERR_NOMEM) or any other exception (ISHMEM_ERR_INTERNAL).
+class FirstError {
+ public:
+  template <class F>
+  void attempt(F &&part) noexcept {
+    try {
+      part();
+    } catch (const Error &e) {
+      record(e.code(), e.what());
+    } catch (const std::bad_alloc &) {
+      record(ISHMEM_ERR_NOMEM, nullptr);
+    } catch (const std::exception &e) {
+      record(ISHMEM_ERR_INTERNAL, e.what());
+    }
+  }
+  // Keeps the first code and text; a NULL text is "out of host memory".
+  void record(int code, const char *text) noexcept;
+  bool ok() const { return code_ == ISHMEM_SUCCESS; }
+  int code() const { return code_; }
+  const char *text() const { return text_.c_str(); }
+  // Throws the recorded error, if any.
+  void rethrow() const;
+
+ private:
+  int code_ = ISHMEM_SUCCESS;
+  std::string text_;
+};
 
 void set_last_error(const char *text);
 const char *last_error();

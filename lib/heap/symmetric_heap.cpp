@@ -71,23 +71,32 @@ void SymmetricHeap::commit(std::size_t bytes) {
   const std::size_t per_message =
       round_up((growth + kMaxFdsPerMessage - 1) / kMaxFdsPerMessage, granule);
   const std::size_t chunk_bytes = std::max(kMaxChunkBytes, per_message);
-  std::vector<Chunk> step;
-  for (std::size_t off = committed_; off < committed_ + growth; off += chunk_bytes)
-    step.push_back({off, std::min(chunk_bytes, committed_ + growth - off)});
-  if (step.size() > kMaxFdsPerMessage)
+  const std::size_t n_chunks = (growth + chunk_bytes - 1) / chunk_bytes;
+  if (n_chunks > kMaxFdsPerMessage)
     fail(ISHMEM_ERR_INTERNAL, "heap growth of %zu bytes takes %zu chunks, more than %zu", growth,
-         step.size(), kMaxFdsPerMessage);
+         n_chunks, kMaxFdsPerMessage);
+  const Chunk head{committed_, std::min(chunk_bytes, growth)};
+  // Lists that may fail to allocate: this PE still takes part in the exchange, as a failing one.
+  FirstError plan;
+  std::vector<Chunk> step;
+  StepProgress done;
+  plan.attempt([&] {
+    step.reserve(n_chunks);
+    for (std::size_t off = committed_; off < committed_ + growth; off += chunk_bytes)
+      step.push_back({off, std::min(chunk_bytes, committed_ + growth - off)});
+    done.mapped.assign(step.size(), std::vector<bool>(n_slots_));
+    done.attached.assign(step.size(), false);
+    chunks_.reserve(chunks_.size() + step.size());  // recording a mapped step cannot throw
+  });
 
   // Node-local PEs agree first, as they exchanged the chunks and undo a failed step together.
   // PEs of other nodes agree then; that all-reduce also orders every MPI_Win_attach before any
   // use of the new memory.
   const std::size_t grown = committed_ + growth;
   auto on_node = [&] {
-    StepProgress done{std::vector<std::vector<bool>>(step.size(), std::vector<bool>(n_slots_)),
-                      std::vector<bool>(step.size(), false)};
     try {
       agreed_step(
-          boot_.node(), [&] { map_step(step, done); },
+          boot_.node(), [&] { map_step(head, step, done, plan); },
           [&](int) {
             fail(ISHMEM_ERR_NOMEM, "a node-local peer could not grow the heap to %zu bytes", grown);
           });
@@ -95,7 +104,7 @@ void SymmetricHeap::commit(std::size_t bytes) {
       rollback(step, done);
       throw;
     }
-    for (const Chunk &c : step) chunks_.push_back(c);
+    chunks_.insert(chunks_.end(), step.begin(), step.end());
     committed_ = grown;
   };
   if (boot_.topology().n_nodes == 1) return on_node();
@@ -110,81 +119,38 @@ void SymmetricHeap::commit(std::size_t bytes) {
   }
 }
 
-void SymmetricHeap::map_step(const std::vector<Chunk> &step, StepProgress &done) {
-  // Every PE goes through every step, even after a local failure, so that its peers hear of
-  // the failure instead of waiting for a timeout, and all agree on the outcome at the end.
-  int code = ISHMEM_SUCCESS;
-  std::string error;
-  auto record = [&](const Error &e) {
-    if (code == ISHMEM_SUCCESS) {
-      code = e.code();
-      error = e.what();
-    }
-  };
+void SymmetricHeap::map_step(const Chunk &head, const std::vector<Chunk> &step, StepProgress &done,
+                             const FirstError &before) {
+  // Every PE goes through every step, even after a local failure (an out-of-memory one
+  // included, or one in `before` already), so that its peers hear of the failure instead of
+  // waiting for a timeout, and all agree on the outcome at the end. Every fd is owned by a
+  // UniqueFd from the call that makes it.
+  FirstError first;
+  if (!before.ok()) first.record(before.code(), before.text());
   // Handles of this PE's own chunks until they are mapped. Any value, 0 included, is a valid
   // handle (the host backend's are fds), so emptiness is kept apart from the value.
-  std::vector<std::optional<ChunkHandle>> own(step.size());
+  std::vector<std::optional<ChunkHandle>> own;
   std::vector<UniqueFd> exported;
-  try {
-    for (std::size_t i = 0; i < step.size(); ++i) {
-      own[i] = backend_.create(step[i].bytes);
-      exported.emplace_back(backend_.export_fd(*own[i]));
-    }
-  } catch (const Error &e) {
-    record(e);
-  }
   std::vector<int> fds;
-  if (code == ISHMEM_SUCCESS)
-    for (const UniqueFd &fd : exported) fds.push_back(fd.get());
-  ChunkMessage msg{kChunkMagic,
-                   ++exchange_tag_,
-                   step.front().offset,
-                   step.front().bytes,
-                   code,
-                   static_cast<std::uint32_t>(fds.size())};
-  std::vector<std::vector<UniqueFd>> received;
-  try {
-    received = mesh_.exchange(msg, fds);
-  } catch (const Error &e) {
-    record(e);
-  }
-  exported.clear();  // peers hold their own references now
-  if (code == ISHMEM_SUCCESS) {
-    try {
+  if (first.ok())
+    first.attempt([&] {
+      own.resize(step.size());
+      exported.reserve(step.size());
+      fds.reserve(step.size());
       for (std::size_t i = 0; i < step.size(); ++i) {
-        const Chunk &c = step[i];
-        for (int slot = 0; slot < n_slots_; ++slot) {
-          char *addr = window_ + stride_ * static_cast<std::size_t>(slot) + c.offset;
-          ChunkHandle handle;
-          if (slot == my_slot_) {
-            handle = *own[i];
-            own[i].reset();
-          } else {
-            if (received[slot].size() != step.size())
-              fail(ISHMEM_ERR_INTERNAL, "pe slot %d sent %zu fds for %zu chunks", slot,
-                   received[slot].size(), step.size());
-            handle = backend_.import_fd(received[slot][i].get(), c.bytes);
-          }
-          // The mapping keeps the memory alive, so the handle is dropped at once: the heap
-          // holds no fd or handle per chunk.
-          try {
-            backend_.map(addr, c.bytes, handle);
-          } catch (...) {
-            backend_.release(handle);
-            throw;
-          }
-          backend_.release(handle);
-          done.mapped[i][slot] = true;
-        }
-        if (transport_) {
-          transport_->attach(local_base() + c.offset, c.bytes);
-          done.attached[i] = true;
-        }
+        own[i] = backend_.create(step[i].bytes);
+        UniqueFd fd(backend_.export_fd(*own[i]));
+        exported.push_back(std::move(fd));  // reserved: cannot throw
       }
-    } catch (const Error &e) {
-      record(e);
-    }
-  }
+      for (const UniqueFd &fd : exported) fds.push_back(fd.get());
+    });
+  if (!first.ok()) fds.clear();
+  ChunkMessage msg{kChunkMagic, ++exchange_tag_, head.offset,
+                   head.bytes,  first.code(),    static_cast<std::uint32_t>(fds.size())};
+  std::vector<std::vector<UniqueFd>> received;
+  first.attempt([&] { received = mesh_.exchange(msg, fds); });
+  exported.clear();  // peers hold their own references now
+  if (first.ok()) first.attempt([&] { map_chunks(step, own, received, done); });
   for (std::optional<ChunkHandle> &h : own) {
     if (!h) continue;
     try {
@@ -193,13 +159,51 @@ void SymmetricHeap::map_step(const std::vector<Chunk> &step, StepProgress &done)
       log(LogLevel::error, "releasing an unused heap chunk: %s", e.what());
     }
   }
-  if (code != ISHMEM_SUCCESS) throw Error(code, error);
+  first.rethrow();
+}
+
+void SymmetricHeap::map_chunks(const std::vector<Chunk> &step,
+                               std::vector<std::optional<ChunkHandle>> &own,
+                               const std::vector<std::vector<UniqueFd>> &received,
+                               StepProgress &done) {
+  for (std::size_t i = 0; i < step.size(); ++i) {
+    const Chunk &c = step[i];
+    for (int slot = 0; slot < n_slots_; ++slot) {
+      char *addr = window_ + stride_ * static_cast<std::size_t>(slot) + c.offset;
+      ChunkHandle handle;
+      if (slot == my_slot_) {
+        handle = *own[i];
+        own[i].reset();
+      } else {
+        if (received[slot].size() != step.size())
+          fail(ISHMEM_ERR_INTERNAL, "pe slot %d sent %zu fds for %zu chunks", slot,
+               received[slot].size(), step.size());
+        handle = backend_.import_fd(received[slot][i].get(), c.bytes);
+      }
+      // The mapping keeps the memory alive, so the handle is dropped at once: the heap holds
+      // no fd or handle per chunk.
+      try {
+        backend_.map(addr, c.bytes, handle);
+      } catch (...) {
+        backend_.release(handle);
+        throw;
+      }
+      backend_.release(handle);
+      done.mapped[i][slot] = true;
+    }
+    if (transport_) {
+      transport_->attach(local_base() + c.offset, c.bytes);
+      done.attached[i] = true;
+    }
+  }
 }
 
 void SymmetricHeap::rollback(const std::vector<Chunk> &step, const StepProgress &done) {
   // Undoes exactly what happened, and never stops early: an error here is logged, so that
   // every other chunk is still released and the caller reports the error that caused this.
-  for (std::size_t i = 0; i < step.size(); ++i) {
+  // After a failure to allocate the lists themselves, `done` may be shorter than `step`.
+  const std::size_t n = std::min({step.size(), done.attached.size(), done.mapped.size()});
+  for (std::size_t i = 0; i < n; ++i) {
     if (done.attached[i]) {
       try {
         transport_->detach(local_base() + step[i].offset);

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "backend/backend.h"
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
+#include "common/error.h"
 #include "transport/mpi_transport.h"
 
 namespace ishmem::detail {
@@ -65,7 +67,13 @@ class SymmetricHeap {
   // This PE's part of a growth step: creates, exchanges, maps and attaches `step`'s chunks,
   // recording what it did in `done`. Goes through the exchange even after a local failure;
   // throws the first error at the end.
-  void map_step(const std::vector<Chunk> &step, StepProgress &done);
+  // `head` is the first chunk (sent even when `step` could not be listed); `first` holds a
+  // `before` holds a, which this PE then reports to its peers.
+  void map_step(const Chunk &head, const std::vector<Chunk> &step, StepProgress &done,
+                const FirstError &before);
+  // The mapping part of map_step: imports the peers' fds, maps every slot and attaches.
+  void map_chunks(const std::vector<Chunk> &step, std::vector<std::optional<ChunkHandle>> &own,
+                  const std::vector<std::vector<UniqueFd>> &received, StepProgress &done);
   // Unmaps `chunk` from every slot marked in `slots`; tries them all, then throws the first error.
   void unmap_chunk(const Chunk &chunk, const std::vector<bool> &slots);
   // Undoes a failed step: detaches the chunks that were attached, unmaps what was mapped.

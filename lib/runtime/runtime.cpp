@@ -94,6 +94,10 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   if (g_rt) fail(ISHMEM_ERR_INVALID_ARG, "ishmem is already initialized");
   auto rt = std::make_unique<Runtime>();
   rt->owns_mpi = owns_mpi;
+  // Every message, the config's errors included, names this PE from the start.
+  int rank = -1;
+  ISHMEMI_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  set_log_pe(rank);
   // Every step that can fail on one PE alone is agreed on before the next collective one,
   // so that a failure fails every PE at the same point instead of leaving the others waiting.
   agreed_setup_step(comm, "reading the ISHMEM_* variables", [&] { rt->config = load_config(); });

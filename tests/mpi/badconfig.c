@@ -29,6 +29,12 @@ int main(int argc, char **argv) {
   if (rank == size - 1) setenv("ISHMEM_CHUNK_SIZE", "12Q", 1);
   rc = ishmemx_init_attr(&attr);
   CHECK(rc == ISHMEM_ERR_CONFIG);
+  {
+    /* The config is read before MPI setup, and its errors still name the PE. */
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "[ishmem pe %d] ", rank);
+    CHECK(strncmp(ishmemx_last_error(), prefix, strlen(prefix)) == 0);
+  }
   if (rank == size - 1)
     CHECK(strstr(ishmemx_last_error(), "ISHMEM_CHUNK_SIZE") != NULL);
   else

@@ -120,6 +120,103 @@ TEST(Errors, BadPe) {
   EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
 }
 
+// Put-with-signal names a bad PE the way putmem does, in every form, and changes nothing.
+TEST(Errors, BadPeWithSignal) {
+  long *sym = static_cast<long *>(ishmem_calloc(64, sizeof(long)));
+  ASSERT_TRUE(all_true(sym != nullptr));
+  auto *sig = reinterpret_cast<std::uint64_t *>(sym + 32);
+  long src[4] = {1, 2, 3, 4};
+  for (int pe : {-1, n_pes(), n_pes() + 100, INT32_MIN}) {
+    SCOPED_TRACE(pe);
+    const std::string why = "ishmem_putmem_signal: PE " + std::to_string(pe) + " is not in [0, " +
+                            std::to_string(n_pes()) + ")";
+    EXPECT_EQ(ishmem_putmem_signal(sym, src, sizeof src, sig, 1, ISHMEM_SIGNAL_SET, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_putmem_signal_nbi(sym, src, sizeof src, sig, 1, ISHMEM_SIGNAL_ADD, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_long_put_signal(sym, src, 4, sig, 1, ISHMEM_SIGNAL_SET, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_long_put_signal_nbi(sym, src, 4, sig, 1, ISHMEM_SIGNAL_ADD, pe),
+              ISHMEM_ERR_INVALID_PE);
+    EXPECT_TRUE(error_mentions(why)) << ishmemx_last_error();
+  }
+  ishmem_barrier_all();
+  EXPECT_EQ(sym[0], 0);
+  EXPECT_EQ(*sig, 0u);
+  EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
+// A strided call whose later elements fall outside the heap moves none of them: not the
+// earlier elements either, on either side.
+TEST(Errors, StridedChecksTheWholeRangeFirst) {
+  const std::size_t heap = symmetric_size();
+  long *all = static_cast<long *>(ishmem_malloc(heap));
+  ASSERT_TRUE(all_true(all != nullptr)) << ishmemx_last_error();
+  long *tail = all + heap / sizeof(long) - 2;  // stride 2: the second element is past the end
+  tail[0] = tail[1] = -1;
+  ishmem_barrier_all();
+  const long src[3] = {10, 11, 12};
+  const int pe = right_pe();
+  EXPECT_EQ(ishmem_long_iput(tail, src, 2, 1, 3, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("is not inside the symmetric heap")) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_iput64(tail, src, 2, 1, 2, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("is not inside the symmetric heap")) << ishmemx_last_error();
+  long got[5] = {-2, -2, -2, -2, -2};
+  EXPECT_EQ(ishmem_long_iget(got, tail, 1, 2, 3, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_TRUE(error_mentions("is not inside the symmetric heap")) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_iget64(got, tail, 2, 2, 2, pe), ISHMEM_ERR_NOT_SYMMETRIC);
+  for (long v : got) EXPECT_EQ(v, -2);  // the failed gets wrote nothing
+  ishmem_barrier_all();
+  EXPECT_EQ(tail[0], -1);  // the failed puts wrote nothing
+  EXPECT_EQ(tail[1], -1);
+  ishmem_barrier_all();
+  // The last element of the heap itself is in range.
+  EXPECT_EQ(ishmem_long_iput(tail, src, 1, 1, 2, pe), ISHMEM_SUCCESS);
+  ishmem_barrier_all();
+  EXPECT_EQ(tail[0], 10);
+  EXPECT_EQ(tail[1], 11);
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(all), ISHMEM_SUCCESS);
+}
+
+// A local stride that overflows nothing but lands far outside the process is an error before
+// anything moves, instead of a fault (node-local) or a wild pointer given to MPI (off-node).
+TEST(Errors, StridedHugeLocalStrideIsAnError) {
+  long *sym = static_cast<long *>(ishmem_calloc(16, sizeof(long)));
+  ASSERT_TRUE(all_true(sym != nullptr));
+  const int pe = right_pe();
+  long src[2] = {1, 2};
+  long got[2] = {-1, -1};
+  for (std::ptrdiff_t huge : {PTRDIFF_MAX / 16, std::ptrdiff_t{1} << 40}) {
+    SCOPED_TRACE(huge);
+    EXPECT_EQ(ishmem_long_iput(sym, src, 1, huge, 2, pe), ISHMEM_ERR_INVALID_ARG);
+    EXPECT_TRUE(
+        error_mentions("ishmem_long_iput: the source buffer's last element (2 elements "
+                       "at stride " +
+                       std::to_string(huge)))
+        << ishmemx_last_error();
+    EXPECT_TRUE(error_mentions("is outside this process's memory")) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_iput64(sym, src, 1, huge, 2, pe), ISHMEM_ERR_INVALID_ARG);
+    EXPECT_TRUE(error_mentions("source buffer's last element")) << ishmemx_last_error();
+    EXPECT_EQ(ishmem_long_iget(got, sym, huge, 1, 2, pe), ISHMEM_ERR_INVALID_ARG);
+    EXPECT_TRUE(error_mentions("ishmem_long_iget: the destination buffer's last element"))
+        << ishmemx_last_error();
+  }
+  EXPECT_EQ(got[0], -1);  // nothing moved on either side
+  ishmem_barrier_all();
+  EXPECT_EQ(sym[0], 0);
+  ishmem_barrier_all();
+  // The same stride with one element reads only the first: nothing to check beyond it.
+  EXPECT_EQ(ishmem_long_iput(sym, src, 1, PTRDIFF_MAX / 16, 1, pe), ISHMEM_SUCCESS);
+  ishmem_barrier_all();
+  EXPECT_EQ(sym[0], 1);
+  ishmem_barrier_all();
+  EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
 TEST(Errors, NotSymmetric) {
   char *sym = static_cast<char *>(ishmem_malloc(4096));
   ASSERT_TRUE(all_true(sym != nullptr));

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <memory>
+#include <new>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ class FaultyBackend final : public Backend {
  public:
   char *fail_map_at = nullptr;
   bool fail_export = false;
+  int bad_alloc_at_create = -1;  // create() of this chunk (counted from 0) runs out of memory
   std::set<char *> mapped;
   std::vector<ChunkHandle> created;
   int stray_unmaps = 0;
@@ -41,6 +43,7 @@ class FaultyBackend final : public Backend {
   void *reserve(std::size_t bytes) override { return host_->reserve(bytes); }
   void unreserve(void *base, std::size_t bytes) override { host_->unreserve(base, bytes); }
   ChunkHandle create(std::size_t bytes) override {
+    if (bad_alloc_at_create >= 0 && bad_alloc_at_create-- == 0) throw std::bad_alloc();
     created.push_back(host_->create(bytes));
     return created.back();
   }
@@ -199,6 +202,28 @@ TEST_F(Heap, AttachFailureIsUndoneAndReported) {
   const bool victim = topo().local_rank == topo().n_local - 1;
   if (victim) transport_->fail_attach_at = heap_->local_base() + kGiB;
   expect_undone(commit(3 * kGiB), victim, "injected attach failure");
+  expect_commit_works(3 * kGiB);
+}
+
+// Memory runs out on one PE with one chunk's fd exported: that fd and the created handle are
+// closed, and the PE still takes part in the exchange, so every PE fails at once (no one waits
+// for the exchange's timeout) with ISHMEM_ERR_NOMEM, and nothing of the step is left.
+TEST_F(Heap, OutOfMemoryMidStepFailsEveryPeAtOnce) {
+  make_heap(4 * kGiB);
+  const bool victim = topo().local_rank == topo().n_local - 1;
+  if (victim) backend_.bad_alloc_at_create = 1;
+  const double start = MPI_Wtime();
+  Outcome got = commit(3 * kGiB);
+  const double took = MPI_Wtime() - start;
+  EXPECT_EQ(got.code, ISHMEM_ERR_NOMEM) << got.what;
+  EXPECT_LT(took, 10.0) << "a PE waited for the exchange's timeout";
+  if (victim) {
+    EXPECT_NE(got.what.find("out of host memory"), std::string::npos) << got.what;
+  }
+  EXPECT_EQ(heap_->committed(), 0u);
+  EXPECT_TRUE(backend_.mapped.empty());
+  EXPECT_TRUE(transport_->attached.empty());
+  EXPECT_EQ(open_fd_count(), fds_before_) << "fds leaked";
   expect_commit_works(3 * kGiB);
 }
 
