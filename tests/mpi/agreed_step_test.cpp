@@ -85,7 +85,9 @@ TEST(AgreedStep, OutOfMemoryStaysOutOfMemory) {
     if (victim) throw std::bad_alloc();
   });
   EXPECT_EQ(got.code, ISHMEM_ERR_NOMEM) << got.what;
-  if (victim) EXPECT_NE(got.what.find("out of host memory"), std::string::npos) << got.what;
+  if (victim) {
+    EXPECT_NE(got.what.find("out of host memory"), std::string::npos) << got.what;
+  }
 }
 
 }  // namespace
