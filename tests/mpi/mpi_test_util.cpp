@@ -1,7 +1,5 @@
 #include "mpi_test_util.h"
 
-#include <dirent.h>
-
 #include <cstdio>
 #include <cstring>
 
@@ -28,16 +26,6 @@ bool all_equal(long long value) {
   for (long long v : allgather(value))
     if (v != value) return all_true(false);
   return all_true(true);
-}
-
-int open_fd_count() {
-  DIR *dir = opendir("/proc/self/fd");
-  if (!dir) return -1;
-  int n = 0;
-  while (dirent *e = readdir(dir))
-    if (e->d_name[0] != '.') ++n;
-  closedir(dir);
-  return n - 1;  // the directory's own fd
 }
 
 std::size_t heap_mapped_bytes() {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../fd_count.h"  // open_fd_count()
 #include "ishmem.h"
 
 namespace ishmem_test {
@@ -35,8 +36,6 @@ std::vector<long long> allgather(long long value);
 // True iff every PE passed the same value.
 bool all_equal(long long value);
 
-// Entries in /proc/self/fd.
-int open_fd_count();
 // Bytes of this process's mappings of heap memory (memfds named "ishmem-heap").
 std::size_t heap_mapped_bytes();
 // Offset of symmetric `ptr` in this PE's heap (the same on every PE for one allocation).

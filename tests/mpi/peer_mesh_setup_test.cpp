@@ -40,7 +40,21 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 struct Outcome {
   int code = ISHMEM_SUCCESS;
   std::string what;
+  std::size_t sockets = 0;  // the mesh's open sockets, when it was built
 };
+
+// Builds a mesh (collective over the node) and reports how it went.
+Outcome build_mesh(const MpiBootstrap &boot) {
+  Outcome got;
+  try {
+    PeerMesh mesh(boot, kTimeout);
+    got.sockets = mesh.open_sockets();
+  } catch (const Error &e) {
+    got.code = e.code();
+    got.what = e.what();
+  }
+  return got;
+}
 
 // Inodes of the sockets this process holds.
 std::set<unsigned long> own_socket_inodes() {
@@ -155,14 +169,8 @@ void expect_setup_survives(Stranger kind) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   const auto start = std::chrono::steady_clock::now();
-  Outcome got;
-  std::size_t sockets = 0;
-  try {
-    PeerMesh mesh(boot, kTimeout);
-    sockets = mesh.open_sockets();
-  } catch (const Error &e) {
-    got = {e.code(), e.what()};
-  }
+  const Outcome got = build_mesh(boot);
+  const std::size_t sockets = got.sockets;
   const double took = seconds_since(start);
   stop = true;
   if (watcher.joinable()) watcher.join();
@@ -207,12 +215,7 @@ TEST(PeerMeshSetup, PeThatCannotOpenItsSocketFailsTheNodeTogether) {
     none.rlim_cur = static_cast<rlim_t>(lowest);
     ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &none), 0);
   }
-  Outcome got;
-  try {
-    PeerMesh mesh(boot, kTimeout);
-  } catch (const Error &e) {
-    got = {e.code(), e.what()};
-  }
+  const Outcome got = build_mesh(boot);
   if (victim) {
     ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &saved), 0);
   }
@@ -260,14 +263,8 @@ TEST(PeerMeshSetup, NameTakenByAnotherProcessIsRetriedUnderANewOne) {
   g_squatted_tries = 1;  // the first name each PE draws is taken
   g_attempts = 0;
   HookGuard hook(squat_hook);
-  Outcome got;
-  std::size_t sockets = 0;
-  try {
-    PeerMesh mesh(boot, kTimeout);
-    sockets = mesh.open_sockets();
-  } catch (const Error &e) {
-    got = {e.code(), e.what()};
-  }
+  const Outcome got = build_mesh(boot);
+  const std::size_t sockets = got.sockets;
   EXPECT_EQ(got.code, ISHMEM_SUCCESS) << got.what;
   EXPECT_EQ(sockets, static_cast<std::size_t>(topo.n_local - 1));
   // Bound under the second name, a fresh random one.
@@ -300,12 +297,7 @@ TEST(PeerMeshSetup, PeWhoseNamesAreAllTakenFailsTheNodeNamingItself) {
   ASSERT_TRUE(all_true(static_cast<bool>(squatter)));
   g_squatted_tries = victim ? 1000 : 0;
   HookGuard hook(squat_hook);
-  Outcome got;
-  try {
-    PeerMesh mesh(boot, kTimeout);
-  } catch (const Error &e) {
-    got = {e.code(), e.what()};
-  }
+  const Outcome got = build_mesh(boot);
   EXPECT_EQ(got.code, ISHMEM_ERR_SYSTEM) << got.what;
   const std::string why = victim ? "pe " + std::to_string(topo.my_pe) + " found all"
                                  : std::string("could not open its bootstrap socket");
@@ -366,12 +358,7 @@ TEST(PeerMeshSetup, FloodOfStrangersIsLoggedInAFewLines) {
   } else {
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   }
-  Outcome got;
-  try {
-    PeerMesh mesh(boot, kTimeout);
-  } catch (const Error &e) {
-    got = {e.code(), e.what()};
-  }
+  const Outcome got = build_mesh(boot);
   stop = true;
   if (flood.joinable()) flood.join();
   std::string log;

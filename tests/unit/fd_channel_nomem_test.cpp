@@ -3,7 +3,6 @@
 // operator new so that a test can make its Nth allocation from now throw std::bad_alloc.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -16,6 +15,7 @@
 
 #include "bootstrap/fd_channel.h"
 #include "common/error.h"
+#include "../fd_count.h"
 
 namespace {
 // -1: never fail; otherwise the number of allocations that still succeed.
@@ -35,18 +35,9 @@ void operator delete(void *p, std::size_t) noexcept {
 }
 
 using namespace ishmem::detail;
+using ishmem_test::open_fd_count;
 
 namespace {
-
-int open_fds() {
-  DIR *dir = opendir("/proc/self/fd");
-  if (!dir) return -1;
-  int n = 0;
-  while (dirent *e = readdir(dir))
-    if (e->d_name[0] != '.') ++n;
-  closedir(dir);
-  return n - 1;
-}
 
 bool readable(int fd) {
   pollfd p{fd, POLLIN, 0};
@@ -64,7 +55,7 @@ TEST(FdChannelNoMemory, EveryFailedAllocationLeavesFdsFlat) {
     ASSERT_GE(mine.back().get(), 0);
     raw.push_back(mine.back().get());
   }
-  const int with_sent = open_fds();
+  const int with_sent = open_fd_count();
   std::uint64_t out = 42, in = 0;
   int failures = 0;
   for (int n = 0; n < 16; ++n) {
@@ -89,7 +80,7 @@ TEST(FdChannelNoMemory, EveryFailedAllocationLeavesFdsFlat) {
                 raw.size());
     }
     EXPECT_FALSE(readable(b.get()));
-    EXPECT_EQ(open_fds(), with_sent) << "fds leaked";
+    EXPECT_EQ(open_fd_count(), with_sent) << "fds leaked";
   }
   EXPECT_GT(failures, 0) << "no allocation failed: the test proves nothing";
 }

@@ -3,7 +3,6 @@
 // saturate; connecting with a deadline.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -20,21 +19,12 @@
 
 #include "bootstrap/fd_channel.h"
 #include "common/error.h"
+#include "../fd_count.h"
 
 using namespace ishmem::detail;
+using ishmem_test::open_fd_count;
 
 namespace {
-
-// Entries in /proc/self/fd, not counting the one opendir itself holds.
-int open_fd_count() {
-  DIR *dir = opendir("/proc/self/fd");
-  if (!dir) return -1;
-  int n = 0;
-  while (dirent *e = readdir(dir))
-    if (e->d_name[0] != '.') ++n;
-  closedir(dir);
-  return n - 1;
-}
 
 // A memfd holding `text`.
 UniqueFd memfd_with(const std::string &text) {
