@@ -5,10 +5,6 @@
 
 #include "ishmem.h"  // brings in mpi.h without the C++ bindings
 
-#include <exception>
-#include <new>
-#include <string>
-
 #include "common/error.h"
 
 namespace ishmem::detail {
@@ -23,22 +19,10 @@ int lowest_status(MPI_Comm comm, int status);
 // `peer_failed(code)` throws, `code` being the lowest status any PE failed with.
 template <class Step, class PeerFailed>
 void agreed_step(MPI_Comm comm, Step &&step, PeerFailed &&peer_failed) {
-  int code = ISHMEM_SUCCESS;
-  std::string text;
-  try {
-    step();
-  } catch (const Error &e) {
-    code = e.code();
-    text = e.what();
-  } catch (const std::bad_alloc &) {  // as guard() reports it at the C boundary
-    code = ISHMEM_ERR_NOMEM;
-    text = "[ishmem] out of host memory";
-  } catch (const std::exception &e) {  // every PE must reach the agreement below
-    code = ISHMEM_ERR_INTERNAL;
-    text = e.what();
-  }
-  const int worst = lowest_status(comm, code);
-  if (code != ISHMEM_SUCCESS) throw Error(code, text);
+  FirstError mine;  // every PE must reach the agreement below, whatever the step threw
+  mine.attempt(step);
+  const int worst = lowest_status(comm, mine.code());
+  mine.rethrow();
   if (worst != ISHMEM_SUCCESS) {
     peer_failed(worst);
     fail(worst, "another PE failed");  // peer_failed is meant to throw
