@@ -94,11 +94,18 @@ std::string own_listening_mesh_socket() {
   return found;
 }
 
-UniqueFd connect_to_abstract(const std::string &name) {
+// The abstract-namespace address of `name` (leading NUL) and its length.
+sockaddr_un abstract_address(const std::string &name, socklen_t &len) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   memcpy(addr.sun_path + 1, name.data(), name.size());
-  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  return addr;
+}
+
+UniqueFd connect_to_abstract(const std::string &name) {
+  socklen_t len;
+  sockaddr_un addr = abstract_address(name, len);
   UniqueFd s(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
   if (connect(s.get(), reinterpret_cast<sockaddr *>(&addr), len) != 0) s.reset();
   return s;
@@ -228,10 +235,8 @@ TEST(PeerMeshSetup, PeThatCannotOpenItsSocketFailsTheNodeTogether) {
 // A socket bound by "another process" (here this one, which the kernel treats alike: abstract
 // names are per network namespace, whoever binds them) under `name`.
 UniqueFd bind_abstract(const std::string &name) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  memcpy(addr.sun_path + 1, name.data(), name.size());
-  socklen_t len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  socklen_t len;
+  sockaddr_un addr = abstract_address(name, len);
   UniqueFd s(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
   if (s && bind(s.get(), reinterpret_cast<sockaddr *>(&addr), len) != 0) s.reset();
   return s;
