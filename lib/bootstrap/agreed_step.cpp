@@ -1,10 +1,14 @@
 #include "bootstrap/agreed_step.h"
 
+#include "bootstrap/stall_watch.h"
+
 namespace ishmem::detail {
 
 int lowest_status(MPI_Comm comm, int status) {
   int lowest = ISHMEM_SUCCESS;
-  ISHMEMI_CHECK_MPI(MPI_Allreduce(&status, &lowest, 1, MPI_INT, MPI_MIN, comm));
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Iallreduce(&status, &lowest, 1, MPI_INT, MPI_MIN, comm, &req));
+  watch_complete(req, "MPI_Iallreduce");
   return lowest;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bootstrap/stall_watch.h"
 #include "common/error.h"
 
 namespace ishmem::detail {
@@ -107,16 +108,17 @@ MpiBootstrap::~MpiBootstrap() {
 
 void MpiBootstrap::allgather(const void *mine, void *all, std::size_t bytes, bool node_only) const {
   if (bytes > INT_MAX) fail(ISHMEM_ERR_INTERNAL, "allgather of %zu bytes", bytes);
-  ISHMEMI_CHECK_MPI(MPI_Allgather(mine, static_cast<int>(bytes), MPI_BYTE, all,
-                                  static_cast<int>(bytes), MPI_BYTE, node_only ? node_ : world_));
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Iallgather(mine, static_cast<int>(bytes), MPI_BYTE, all,
+                                   static_cast<int>(bytes), MPI_BYTE, node_only ? node_ : world_,
+                                   &req));
+  watch_complete(req, "MPI_Iallgather");
 }
 
 void MpiBootstrap::broadcast(void *buf, std::size_t bytes, int root) const {
-  ISHMEMI_CHECK_MPI(MPI_Bcast(buf, static_cast<int>(bytes), MPI_BYTE, root, world_));
-}
-
-void MpiBootstrap::barrier(bool node_only) const {
-  ISHMEMI_CHECK_MPI(MPI_Barrier(node_only ? node_ : world_));
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Ibcast(buf, static_cast<int>(bytes), MPI_BYTE, root, world_, &req));
+  watch_complete(req, "MPI_Ibcast");
 }
 
 }  // namespace ishmem::detail

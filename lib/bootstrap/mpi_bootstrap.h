@@ -33,10 +33,10 @@ class MpiBootstrap {
   MPI_Comm world() const { return world_; }
   MPI_Comm node() const { return node_; }
 
-  // Byte-wise allgather over the world or the node.
+  // Byte-wise allgather over the world or the node, and broadcast over the world; both
+  // within the deadline of bootstrap/stall_watch.h.
   void allgather(const void *mine, void *all, std::size_t bytes, bool node_only) const;
   void broadcast(void *buf, std::size_t bytes, int root) const;
-  void barrier(bool node_only) const;
 
  private:
   MPI_Comm world_ = MPI_COMM_NULL;

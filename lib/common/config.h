@@ -19,6 +19,12 @@ namespace ishmem::detail {
     "Free committed memory at the heap's tail kept for reuse before ishmem_free returns it")   \
   X(bootstrap_timeout, BOOTSTRAP_TIMEOUT, seconds, "60", "",                                   \
     "Seconds (at most 1e6) to wait for a peer during setup and fd exchange before failing")    \
+  X(collective_timeout, COLLECTIVE_TIMEOUT, seconds, "600", "",                                \
+    "Seconds to wait for the other PEs in a collective call (barrier, malloc, free, ...) "     \
+    "before reporting them and aborting the job")                                              \
+  X(wait_timeout, WAIT_TIMEOUT, seconds, "1e6", "",                                            \
+    "Seconds after which a host wait_until or signal wait gives up with ISHMEM_ERR_TIMEOUT "   \
+    "(a debugging aid: OpenSHMEM waits are unbounded)")                                        \
   X(log, LOG, choice, "warn", "none|error|warn|info|debug", "Log level of messages on stderr") \
   X(backend, BACKEND, choice, "auto", "auto|gpu|host",                                         \
     "Memory backend: auto takes the GPU one when a GPU is usable, else host")                  \

@@ -19,17 +19,23 @@ inline void cpu_relax() {
 }
 
 // Waits for `ready()` to become true: spins briefly, then yields the CPU, because PEs often
-// outnumber cores.
-template <class Ready>
-void wait_for(Ready &&ready) {
+// outnumber cores. Once it yields, it calls `slow()` after each yield (deadline checks).
+template <class Ready, class Slow>
+void wait_for(Ready &&ready, Slow &&slow) {
   for (int spins = 0; !ready();) {
     if (spins < 256) {
       ++spins;
       cpu_relax();
     } else {
       yield_cpu();
+      slow();
     }
   }
+}
+
+template <class Ready>
+void wait_for(Ready &&ready) {
+  wait_for(ready, [] {});
 }
 
 }  // namespace ishmem::detail

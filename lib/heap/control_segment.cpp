@@ -21,13 +21,33 @@ ControlSegment::ControlSegment(PeerMesh &mesh, const MpiBootstrap &boot)
   window_ = segment_->window();
   stride_ = segment_->stride();
   new (block(my_slot_)) ControlBlock{};
+  watch_board(&block(0)->activity, stride_);
+}
+
+ControlSegment::~ControlSegment() {
+  watch_board(nullptr, 0);
 }
 
 void ControlSegment::exchange(const CollectiveRecord &mine, CollectiveRecord *all) {
-  block(my_slot_)->records[mine.seq & 1] = mine;
-  barrier();  // passes epoch `mine.seq`
+  block(my_slot_)->records[(epoch_ + 1) & 1] = mine;  // the next barrier's parity
+  barrier(static_cast<CollectiveOp>(mine.op));
+  last_records(all);
+}
+
+void ControlSegment::last_records(CollectiveRecord *all) const {
+  for (int slot = 0; slot < n_slots_; ++slot) {
+    const ControlBlock *peer = block(slot);
+    const std::uint64_t op = peer->call[epoch_ & 1].load(std::memory_order_relaxed);
+    // Heap calls (malloc and those after it in CollectiveOp) publish their arguments.
+    const bool heap_call = op >= static_cast<std::uint64_t>(CollectiveOp::malloc);
+    all[topo_.local_pes[slot]] = heap_call ? peer->records[epoch_ & 1] : CollectiveRecord{op, {}};
+  }
+}
+
+void ControlSegment::late_pes(std::uint64_t epoch, std::vector<int> &pes) const {
   for (int slot = 0; slot < n_slots_; ++slot)
-    all[topo_.local_pes[slot]] = block(slot)->records[mine.seq & 1];
+    if (block(slot)->barrier_epoch.load(std::memory_order_acquire) < epoch)
+      pes.push_back(topo_.local_pes[slot]);
 }
 
 }  // namespace ishmem::detail

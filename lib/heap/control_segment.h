@@ -7,54 +7,72 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "backend/backend.h"
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
+#include "bootstrap/stall_watch.h"
 #include "common/spin_wait.h"
 #include "heap/symmetric_heap.h"
 
 namespace ishmem::detail {
 
-// One PE's record of a collective heap call, as its peers read it.
+// One PE's record of a collective call, as its peers read it.
 struct CollectiveRecord {
-  std::uint64_t seq;      // collective call number
-  std::uint64_t op;       // which call
-  std::uint64_t arg[2];   // its arguments
-  std::uint64_t history;  // hash of every earlier collective call on this PE
+  std::uint64_t op;      // which call (CollectiveOp)
+  std::uint64_t arg[2];  // its arguments
 };
 
-// One PE's part of the control segment.
+// One PE's part of the control segment. The barrier's words share one cache line, which a
+// barrier has in cache once it sees the peer arrive.
 struct alignas(64) ControlBlock {
   std::atomic<std::uint64_t> barrier_epoch;
-  char pad[56];
-  CollectiveRecord records[2];  // double-buffered by seq parity
+  // The collective call (CollectiveOp) this PE made at the epochs of each parity: a peer
+  // passing epoch e cannot reach e + 2, and write this parity again, before every PE has left e.
+  std::atomic<std::uint64_t> call[2];
+  ActivityWord activity;  // the last collective call this PE entered (bootstrap/stall_watch.h)
+  char pad[32];
+  CollectiveRecord records[2];  // a collective heap call's record, by epoch parity
 };
 
 class ControlSegment {
  public:
   // Collective over every PE (a part of ishmem_init); on failure every PE throws.
   ControlSegment(PeerMesh &mesh, const MpiBootstrap &boot);
+  ~ControlSegment();
   ControlSegment(const ControlSegment &) = delete;
   ControlSegment &operator=(const ControlSegment &) = delete;
 
-  // Node barrier: every node-local PE arrives before any leaves. The barrier_all hot path.
-  void barrier() {
+  // Node barrier of collective call `op`: every node-local PE arrives before any leaves.
+  // Returns whether every PE arrived from the same call. The barrier_all hot path.
+  bool barrier(CollectiveOp op) {
     const std::uint64_t epoch = ++epoch_;
-    block(my_slot_)->barrier_epoch.store(epoch, std::memory_order_release);
+    ControlBlock *me = block(my_slot_);
+    me->call[epoch & 1].store(static_cast<std::uint64_t>(op), std::memory_order_relaxed);
+    me->barrier_epoch.store(epoch, std::memory_order_release);
+    SpinDeadline deadline("the node barrier");
+    bool same = true;
     for (int slot = 0; slot < n_slots_; ++slot) {
       if (slot == my_slot_) continue;
-      const std::atomic<std::uint64_t> &peer = block(slot)->barrier_epoch;
-      wait_for([&] { return peer.load(std::memory_order_acquire) >= epoch; });
+      const ControlBlock *peer = block(slot);
+      wait_for([&] { return peer->barrier_epoch.load(std::memory_order_acquire) >= epoch; },
+               [&] { deadline.poll([&](std::vector<int> &pes) { late_pes(epoch, pes); }); });
+      same = same && peer->call[epoch & 1].load(std::memory_order_relaxed) ==
+                         static_cast<std::uint64_t>(op);
     }
+    return same;
   }
-  // The epoch the next barrier passes.
-  std::uint64_t next_epoch() const { return epoch_ + 1; }
-  // Publishes `mine` (whose seq is next_epoch()) for the node's PEs, runs the next barrier,
-  // and stores every node-local PE's record in all[pe].
+  // Publishes `mine` for the node's PEs, runs the barrier of call mine.op, and stores every
+  // node-local PE's record of that barrier in all[pe].
   void exchange(const CollectiveRecord &mine, CollectiveRecord *all);
+  // Every node-local PE's record of the last barrier, in all[pe]: its published record for a
+  // collective heap call, else the call alone.
+  void last_records(CollectiveRecord *all) const;
 
  private:
+  // The PEs that have not yet arrived at `epoch`.
+  void late_pes(std::uint64_t epoch, std::vector<int> &pes) const;
   ControlBlock *block(int slot) const {
     return reinterpret_cast<ControlBlock *>(window_ + stride_ * static_cast<std::size_t>(slot));
   }

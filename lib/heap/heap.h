@@ -53,7 +53,8 @@ class Heap {
   Backend &backend() const { return *backend_; }
   // The off-node transport; nullptr when every PE is on this node.
   MpiTransport *transport() const { return transport_.get(); }
-  ControlSegment &control() const { return *control_; }
+  // The collective-call check, whose sync() is the barrier of every PE.
+  CollectiveCheck &collectives() const { return *check_; }
 
  private:
   // Completes this PE's RMA and checks that every PE makes this call (CollectiveCheck).

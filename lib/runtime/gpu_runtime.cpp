@@ -1,12 +1,12 @@
 #include "runtime/gpu_runtime.h"
 
 #include <atomic>
-#include <chrono>
 #include <mutex>
 #include <vector>
 
-#include "device/device_hooks.h"
+#include "bootstrap/stall_watch.h"
 #include "common/error.h"
+#include "device/device_hooks.h"
 #include "runtime/sync.h"
 
 namespace ishmem::detail {
@@ -31,7 +31,6 @@ struct GpuRuntime {
   ishmemx_device_handle_t handle{};
   std::unique_ptr<Backend> sync_backend;
   std::unique_ptr<SymmetricHeap> sync_heap;
-  double timeout_s = 60;
 };
 
 std::unique_ptr<GpuRuntime> g_gpu;
@@ -62,7 +61,7 @@ std::atomic<std::uint64_t> &sync_word(int slot) {
 struct BarrierCall {
   int my_slot;
   int n_local;
-  double timeout_s;
+  int first_local_pe;  // GPU heaps number node-local PEs like their slots
 };
 
 // Runs on the GPU runtime's host-function thread when the stream reaches the barrier.
@@ -74,25 +73,18 @@ void run_stream_barrier(void *arg) {
   std::atomic<std::uint64_t> &mine = sync_word(call->my_slot);
   const std::uint64_t epoch = mine.load(std::memory_order_acquire) + 1;
   mine.store(epoch, std::memory_order_release);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(call->timeout_s);
+  // Past ISHMEM_COLLECTIVE_TIMEOUT, or when an awaited PE has exited, the job is aborted with
+  // a report: the stream cannot be given an error.
+  SpinDeadline deadline("ishmemx_barrier_all_on_stream");
+  auto late = [&](std::vector<int> &pes) {
+    for (int slot = 0; slot < call->n_local; ++slot)
+      if (sync_word(slot).load(std::memory_order_acquire) < epoch)
+        pes.push_back(call->first_local_pe + slot);
+  };
   for (int slot = 0; slot < call->n_local; ++slot) {
     std::atomic<std::uint64_t> &word = sync_word(slot);
-    int spin = 0;
-    while (word.load(std::memory_order_acquire) < epoch) {
-      if (++spin < 256) {
-        cpu_relax();
-        continue;
-      }
-      yield_cpu();
-      if ((spin & 1023) == 0 && std::chrono::steady_clock::now() > deadline) {
-        // No way to return an error from here: say so loudly and let the stream go on.
-        log(LogLevel::error,
-            "ishmemx_barrier_all_on_stream: slot %d did not arrive within %g s "
-            "(ISHMEM_BOOTSTRAP_TIMEOUT); the stream continues without it",
-            slot, call->timeout_s);
-        break;
-      }
-    }
+    wait_for([&] { return word.load(std::memory_order_acquire) >= epoch; },
+             [&] { deadline.poll(late); });
   }
 }
 
@@ -126,7 +118,6 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
     fail(ISHMEM_ERR_INTERNAL, "a GPU heap needs every PE on one node, numbered by slot");
   auto state = std::make_unique<GpuRuntime>();
   state->backend = gpu;
-  state->timeout_s = rt.config.bootstrap_timeout;
   // The PE -> slot table in device memory, for layouts that are not contiguous.
   const std::size_t table_bytes = sizeof(int) * rt.pe_slot.size();
   state->pe_slot_device = static_cast<int *>(gpu->device_alloc(table_bytes));
@@ -174,7 +165,7 @@ void stream_barrier(Runtime &rt, void *stream) {
   if (!g_gpu) fail(ISHMEM_ERR_INTERNAL, "stream barrier without the GPU runtime");
   const Topology &topo = rt.boot->topology();
   auto call =
-      std::make_unique<BarrierCall>(BarrierCall{topo.local_rank, topo.n_local, g_gpu->timeout_s});
+      std::make_unique<BarrierCall>(BarrierCall{topo.local_rank, topo.n_local, topo.local_pes[0]});
   g_gpu->backend->host_call(stream, run_stream_barrier, call.get());
   call.release();  // the host function owns it now
 }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "bootstrap/agreed_step.h"
+#include "bootstrap/stall_watch.h"
 #include "common/error.h"
 #include "runtime/gpu_runtime.h"
 #include "runtime/sync.h"
@@ -75,8 +76,10 @@ void check_config_agrees(MPI_Comm comm, const Config &config) {
   constexpr int n = sizeof shared / sizeof shared[0];
   std::uint64_t lo[n], hi[n], min[n], max[n];
   for (int i = 0; i < n; ++i) lo[i] = hi[i] = shared[i].second;
-  ISHMEMI_CHECK_MPI(MPI_Allreduce(lo, min, n, MPI_UINT64_T, MPI_MIN, comm));
-  ISHMEMI_CHECK_MPI(MPI_Allreduce(hi, max, n, MPI_UINT64_T, MPI_MAX, comm));
+  MPI_Request req[2];
+  ISHMEMI_CHECK_MPI(MPI_Iallreduce(lo, min, n, MPI_UINT64_T, MPI_MIN, comm, &req[0]));
+  ISHMEMI_CHECK_MPI(MPI_Iallreduce(hi, max, n, MPI_UINT64_T, MPI_MAX, comm, &req[1]));
+  for (MPI_Request &r : req) watch_complete(r, "MPI_Iallreduce");
   for (int i = 0; i < n; ++i)
     if (min[i] != max[i])
       fail(ISHMEM_ERR_CONFIG, "%s differs between PEs (this PE: %s); set it the same everywhere",
@@ -92,6 +95,11 @@ Runtime &runtime() {
 
 void runtime_init(MPI_Comm comm, bool owns_mpi) {
   if (g_rt) fail(ISHMEM_ERR_INVALID_ARG, "ishmem is already initialized");
+  struct ForgetPeersOnFailure {  // the topology the deadline checks read goes with `rt`
+    ~ForgetPeersOnFailure() {
+      if (!g_rt) watch_peers(nullptr);
+    }
+  } forget_peers;
   auto rt = std::make_unique<Runtime>();
   rt->owns_mpi = owns_mpi;
   // Every message, the config's errors included, names this PE from the start.
@@ -100,7 +108,15 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   set_log_pe(rank);
   // Every step that can fail on one PE alone is agreed on before the next collective one,
   // so that a failure fails every PE at the same point instead of leaving the others waiting.
-  agreed_setup_step(comm, "reading the ISHMEM_* variables", [&] { rt->config = load_config(); });
+  // Until this PE has read ISHMEM_BOOTSTRAP_TIMEOUT, setup waits as long as its default.
+  watch_configure(
+      comm, load_config([](const char *) -> const char * { return nullptr; }).bootstrap_timeout,
+      "ISHMEM_BOOTSTRAP_TIMEOUT");
+  watch_enter(CollectiveOp::init);
+  agreed_setup_step(comm, "reading the ISHMEM_* variables", [&] {
+    rt->config = load_config();
+    watch_configure(comm, rt->config.bootstrap_timeout, "ISHMEM_BOOTSTRAP_TIMEOUT");
+  });
   check_config_agrees(comm, rt->config);
   set_log_level(level_of(rt->config.log));
 
@@ -108,6 +124,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
     rt->boot = std::make_unique<MpiBootstrap>(comm, rt->config.node_local == "self");
   });
   const Topology &topo = rt->boot->topology();
+  watch_peers(&topo);
   agreed_setup_step(comm, "connecting node-local PEs", [&] {
     rt->mesh = std::make_unique<PeerMesh>(*rt->boot, rt->config.bootstrap_timeout);
   });
@@ -140,7 +157,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.initialized = true;
   // Device state and stream barriers (GPU backends only).
   agreed_setup_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });
-  sync_all(*rt);
+  sync_all(*rt, CollectiveOp::init);
+  watch_configure(rt->boot->world(), rt->config.collective_timeout, "ISHMEM_COLLECTIVE_TIMEOUT");
   log(LogLevel::info, "initialized: %d PEs, %d on this node (slot %d), %s backend, heap %zu bytes",
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());
   g_rt = rt.release();
@@ -150,7 +168,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
 void runtime_finalize() {
   Runtime &rt = runtime();
   quiet(rt);
-  sync_all(rt);
+  sync_all(rt, CollectiveOp::finalize);
   gpu_runtime_finalize();
   g_fast = FastPath{};
   g_rt = nullptr;
@@ -160,6 +178,7 @@ void runtime_finalize() {
   // reaches the caller; the heap then frees the window before the backend.
   if (rt.remote) rt.heap->unmap_all();
   owned.reset();
+  watch_peers(nullptr);
   if (owns_mpi) {
     int finalized = 0;
     MPI_Finalized(&finalized);

@@ -6,11 +6,8 @@ void quiet(Runtime &rt) {
   quiet_rma(rt.remote);
 }
 
-void sync_all(Runtime &rt) {
-  if (rt.multi_node())
-    rt.boot->barrier(false);  // every PE of every node
-  else
-    rt.heap->control().barrier();
+void sync_all(Runtime &rt, CollectiveOp op) {
+  rt.heap->collectives().sync(op);
 }
 
 }  // namespace ishmem::detail

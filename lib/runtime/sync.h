@@ -9,7 +9,8 @@ namespace ishmem::detail {
 
 // Completes this PE's outstanding RMA (stores made visible; MPI operations flushed).
 void quiet(Runtime &rt);
-// All PEs arrive before any leaves; no completion of RMA.
-void sync_all(Runtime &rt);
+// All PEs arrive before any leaves, from the same collective call `op` (ISHMEM_ERR_MISMATCH
+// otherwise); no completion of RMA.
+void sync_all(Runtime &rt, CollectiveOp op = CollectiveOp::barrier);
 
 }  // namespace ishmem::detail

@@ -98,6 +98,34 @@ TEST(Errors, MismatchedCallsFailOnEveryPe) {
   expect_heap_usable();
 }
 
+// One PE calls a barrier where the others allocate or free: every PE gets the error (the
+// barrier's caller too), and the calls after it, which agree, work: one mistake does not
+// poison the job. Through MPI (ISHMEM_NODE_LOCAL=self) the same mistake once deadlocked.
+TEST(Errors, BarrierInPlaceOfHeapCallFailsEveryPeOnce) {
+  if (!all_true(n_pes() > 1)) GTEST_SKIP() << "needs two PEs";
+  const bool skipper = my_pe() == 1;
+  if (skipper) {
+    EXPECT_EQ(ishmem_barrier_all(), ISHMEM_ERR_MISMATCH);
+  } else {
+    EXPECT_EQ(ishmem_malloc(64), nullptr);
+  }
+  EXPECT_TRUE(error_mentions("PE 1 called ishmem_barrier_all")) << ishmemx_last_error();
+  EXPECT_TRUE(error_mentions("called ishmem_malloc(64, ")) << ishmemx_last_error();
+  expect_heap_usable();
+
+  char *a = static_cast<char *>(ishmem_malloc(64));
+  ASSERT_TRUE(all_true(a != nullptr));
+  if (skipper) {
+    EXPECT_EQ(ishmem_sync_all(), ISHMEM_ERR_MISMATCH);
+  } else {
+    EXPECT_EQ(ishmem_free(a), ISHMEM_ERR_MISMATCH);
+  }
+  EXPECT_TRUE(error_mentions("ishmem_free(")) << ishmemx_last_error();
+  EXPECT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(a), ISHMEM_SUCCESS);  // nothing was freed by the failed call
+  expect_heap_usable();
+}
+
 TEST(Errors, BadPe) {
   long *sym = static_cast<long *>(ishmem_malloc(64 * sizeof(long)));
   ASSERT_TRUE(all_true(sym != nullptr));

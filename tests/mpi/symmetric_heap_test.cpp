@@ -166,7 +166,7 @@ class Heap : public ::testing::Test {
     const std::size_t last = heap_->committed() - sizeof(int);
     std::memcpy(heap_->local_base(), &topo().my_pe, sizeof(int));
     std::memcpy(heap_->local_base() + last, &topo().my_pe, sizeof(int));
-    boot_.barrier(true);
+    ASSERT_EQ(MPI_Barrier(boot_.node()), MPI_SUCCESS);
     for (int slot = 0; slot < topo().n_local; ++slot) {
       int first = -1, end = -1;
       std::memcpy(&first, slot_base(slot), sizeof first);
@@ -174,7 +174,7 @@ class Heap : public ::testing::Test {
       EXPECT_EQ(first, topo().local_pes[slot]);
       EXPECT_EQ(end, topo().local_pes[slot]);
     }
-    boot_.barrier(true);
+    ASSERT_EQ(MPI_Barrier(boot_.node()), MPI_SUCCESS);
   }
 
   MpiBootstrap boot_{MPI_COMM_WORLD, false};

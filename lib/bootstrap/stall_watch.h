@@ -1,0 +1,74 @@
+// Deadlines of the collective waits. Every wait for other PEs (an MPI collective, the node
+// barrier) goes through here: past ISHMEM_BOOTSTRAP_TIMEOUT during setup, or
+// ISHMEM_COLLECTIVE_TIMEOUT after it, or as soon as a node-local PE it waits for has exited,
+// the PE reports whom it waited for and what they last did, and aborts the job. A collective
+// cannot be left half-way (MPI cannot cancel a collective request, and a late peer would pair
+// with the wrong call), so returning an error would only move the hang to the next call.
+#pragma once
+
+#include "ishmem.h"  // brings in mpi.h without the C++ bindings
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ishmem::detail {
+
+struct Topology;
+
+// The collective calls, as PEs compare and report them.
+enum class CollectiveOp : std::uint64_t {
+  none = 0,
+  init,
+  barrier,  // ishmem_barrier_all and ishmem_sync_all
+  finalize,
+  malloc,
+  calloc,
+  free,
+  realloc,
+  trim,
+};
+const char *collective_op_name(std::uint64_t op);
+
+// A PE's last collective call as its node-local peers read it: (op << 48) | call number,
+// the number counting this PE's collective calls from 1.
+using ActivityWord = std::atomic<std::uint64_t>;
+
+// Process-wide: ishmem runs one instance per process.
+// Sets the communicator to abort and the deadline of the waits that follow.
+void watch_configure(MPI_Comm world, double timeout_s, const char *timeout_variable);
+// The node-local PEs, whose pids tell whether they still run (NULL: none known).
+void watch_peers(const Topology *topo);
+// The node-local PEs' activity words, at board + slot * step; this PE writes its own (NULL:
+// none, as during setup).
+void watch_board(ActivityWord *board, std::size_t step);
+// This PE enters collective call `op`; returns its call number.
+std::uint64_t watch_enter(CollectiveOp op);
+
+// Waits for `req` (of MPI call `mpi_call`) within the deadline.
+void watch_complete(MPI_Request &req, const char *mpi_call);
+
+// A spin wait for node-local PEs. poll() is called from the wait's slow path (it reads the
+// clock); `missing(pes)` fills the PEs still awaited when the wait is reported.
+class SpinDeadline {
+ public:
+  explicit SpinDeadline(const char *what) : what_(what) {}
+  template <class Missing>
+  void poll(Missing &&missing) {
+    if (!due()) return;
+    std::vector<int> pes;
+    missing(pes);
+    check(pes);
+  }
+
+ private:
+  bool due();  // time for a liveness or deadline check
+  void check(const std::vector<int> &missing_pes);
+
+  const char *what_;
+  std::chrono::steady_clock::time_point start_{}, next_{};
+};
+
+}  // namespace ishmem::detail
