@@ -142,7 +142,8 @@ class HelloReader {
     int rc = poll(polled.data(), polled.size(), wait_ms);
     if (rc < 0 && errno != EINTR) fail_errno("poll", __FILE__, __LINE__);
     std::vector<Arrival> arrived;
-    // Hellos first, then the expired, then new connections (their indices shift last).
+    // `polled` holds the pending connections in order, then the listener: read the hellos
+    // and drop the expired before a new connection joins the list.
     std::vector<Pending> still;
     still.reserve(pending_.size() + 1);
     for (std::size_t i = 0; i < pending_.size(); ++i) {
