@@ -23,6 +23,7 @@ namespace {
 constexpr std::uint64_t kHelloMagic = 0x69736d656d48454cull;  // "ismemHEL"
 constexpr std::size_t kTokenBytes = 16;
 // Longest wait for a connecting peer's hello: a connection that stays silent is a stranger.
+// Each connection waits on its own clock, beside the others (HelloReader).
 constexpr double kHelloSeconds = 2.0;
 
 struct Hello {
@@ -111,6 +112,109 @@ class DropLog {
   std::chrono::steady_clock::time_point last_{};
 };
 
+// Accepts connections on a listening socket and reads each one's hello, all of them at once:
+// each connection waits for its hello under a short deadline of its own, so that a silent or
+// slow one costs the others nothing. Another user's connection is dropped before anything is
+// read. Every fd it holds is closed when it goes, on every path.
+class HelloReader {
+ public:
+  struct Arrival {
+    UniqueFd sock;
+    pid_t pid;  // SO_PEERCRED's, of the same user
+    Hello hello;
+  };
+  HelloReader(int listener, uid_t uid, DropLog &dropped)
+      : listener_(listener), uid_(uid), dropped_(dropped) {}
+
+  // Waits, by `deadline` at the latest, for connections and hellos; returns the hellos that
+  // arrived (possibly none). `peers` is how many peers may still connect: room for them and
+  // kStrangerRoom more unheard connections; beyond it, new ones wait in the backlog.
+  std::vector<Arrival> next(const Deadline &deadline, int peers) {
+    std::vector<pollfd> polled;
+    polled.reserve(pending_.size() + 1);
+    int wait_ms = deadline.remaining_ms();
+    for (const Pending &p : pending_) {
+      polled.push_back(pollfd{p.sock.get(), POLLIN, 0});
+      wait_ms = std::min(wait_ms, p.deadline.remaining_ms());
+    }
+    const bool room = pending_.size() < static_cast<std::size_t>(peers) + kStrangerRoom;
+    if (room) polled.push_back(pollfd{listener_, POLLIN, 0});
+    int rc = poll(polled.data(), polled.size(), wait_ms);
+    if (rc < 0 && errno != EINTR) fail_errno("poll", __FILE__, __LINE__);
+    std::vector<Arrival> arrived;
+    // `polled` holds the pending connections in order, then the listener: read the hellos
+    // and drop the expired before a new connection joins the list.
+    std::vector<Pending> still;
+    still.reserve(pending_.size() + 1);
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      Pending &p = pending_[i];
+      if (rc > 0 && polled[i].revents != 0) {
+        read_hello(p, arrived);
+      } else if (p.deadline.expired()) {
+        dropped_.drop("from pid %d: no hello within %g s", p.pid, kHelloSeconds);
+      } else {
+        still.push_back(std::move(p));
+      }
+    }
+    pending_ = std::move(still);
+    if (room && rc > 0 && polled.back().revents != 0) accept_one(deadline);
+    return arrived;
+  }
+
+  // Drops, and logs, the connections still unheard when every peer has arrived.
+  void drop_unheard() {
+    for (const Pending &p : pending_)
+      dropped_.drop("from pid %d: no hello by the end of setup", p.pid);
+    pending_.clear();
+  }
+
+ private:
+  // Unheard connections kept beyond the peers still to come: enough for a few strangers, few
+  // enough that a flood of them cannot use up the fds.
+  static constexpr std::size_t kStrangerRoom = 64;
+  struct Pending {
+    UniqueFd sock;
+    pid_t pid;
+    Deadline deadline;
+  };
+
+  void accept_one(const Deadline &deadline) {
+    int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+    if (fd < 0 && (errno == EINTR || errno == ECONNABORTED || errno == EAGAIN)) return;
+    if (fd < 0) fail_errno("accept4", __FILE__, __LINE__);
+    UniqueFd s(fd);
+    ucred cred{};
+    socklen_t cred_len = sizeof cred;
+    if (getsockopt(s.get(), SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) < 0) {
+      dropped_.drop("whose SO_PEERCRED failed: %s", strerror(errno));
+      return;
+    }
+    if (cred.uid != uid_) {
+      dropped_.drop("from pid %d of another user (uid %d)", cred.pid, cred.uid);
+      return;
+    }
+    const double hello_s = std::min(kHelloSeconds, deadline.remaining_ms() / 1000.0);
+    pending_.push_back(Pending{std::move(s), cred.pid, Deadline::after(hello_s)});
+  }
+
+  // `p` is readable or hung up: its hello, or the reason it is dropped.
+  void read_hello(Pending &p, std::vector<Arrival> &arrived) {
+    Hello got{};
+    try {
+      recv_message(p.sock.get(), &got, sizeof got, 0, p.deadline, "a connecting peer");
+    } catch (const Error &e) {
+      dropped_.drop("from pid %d: %s", p.pid, e.what());
+      return;
+    }
+    arrived.push_back(Arrival{std::move(p.sock), p.pid, got});
+  }
+
+  int listener_;
+  uid_t uid_;
+  DropLog &dropped_;
+  std::vector<Pending> pending_;
+};
+
 ucred peer_credentials(int sock) {
   ucred cred{};
   socklen_t len = sizeof cred;
@@ -139,7 +243,8 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
 
   // Nothing before the agreement below may throw: a PE that left here would leave its node
   // peers waiting in it. Every failure feeds `err` instead.
-  UniqueFd listener(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
+  // Non-blocking: accept() after poll() must not wait for a connection that went away.
+  UniqueFd listener(socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
   int err = listener ? 0 : errno;
   NameRecord my_name{};
   int attempts = 0;
@@ -187,55 +292,31 @@ PeerMesh::PeerMesh(const MpiBootstrap &boot, double timeout_s)
     send_message(s.get(), &hello, sizeof hello, nullptr, 0, deadline, peer_name(j));
     conn_[j] = std::move(s);
   }
-  // Accept every higher slot. A connection that fails the checks is dropped and logged. Any
-  // local process can read the socket's name in /proc/net/unix and connect: another user's is
-  // dropped before anything is read, and one that stays silent is dropped after a short wait
-  // for its hello, so that neither holds up the peers queued behind it.
+  // Accept every higher slot. Any local process can read the socket's name in
+  // /proc/net/unix and connect; HelloReader drops strangers without holding up the peers.
+  HelloReader reader(listener.get(), uid, dropped);
   int waiting = n - 1 - me;
   while (waiting > 0) {
-    pollfd p{listener.get(), POLLIN, 0};
-    int rc = poll(&p, 1, deadline.remaining_ms());
-    if (rc < 0 && errno == EINTR) continue;
-    if (rc < 0) fail_errno("poll", __FILE__, __LINE__);
-    if (rc == 0)
-      fail(ISHMEM_ERR_TIMEOUT, "timed out waiting for %d node-local peer(s) to connect", waiting);
-    int fd = accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC);
-    if (fd < 0 && (errno == EINTR || errno == ECONNABORTED)) continue;
-    if (fd < 0) fail_errno("accept4", __FILE__, __LINE__);
-    UniqueFd s(fd);
-    ucred cred{};
-    socklen_t cred_len = sizeof cred;
-    if (getsockopt(s.get(), SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) < 0) {
-      dropped.drop("whose SO_PEERCRED failed: %s", strerror(errno));
-      continue;
+    if (deadline.expired())
+      fail(ISHMEM_ERR_TIMEOUT,
+           "timed out waiting for %d node-local peer(s) to connect (ISHMEM_BOOTSTRAP_TIMEOUT)",
+           waiting);
+    for (HelloReader::Arrival &got : reader.next(deadline, waiting)) {
+      const Hello &h = got.hello;
+      bool valid = h.magic == kHelloMagic && memcmp(h.token, token, kTokenBytes) == 0 &&
+                   h.slot > me && h.slot < n && !conn_[h.slot] && got.pid == h.pid &&
+                   h.pid == topo_.local_pids[h.slot];
+      if (!valid) {
+        dropped.drop("from pid %d uid %d: bad credentials", got.pid, static_cast<int>(uid));
+        continue;
+      }
+      Hello ack = hello;
+      send_message(got.sock.get(), &ack, sizeof ack, nullptr, 0, deadline, peer_name(h.slot));
+      conn_[h.slot] = std::move(got.sock);
+      --waiting;
     }
-    if (cred.uid != uid) {
-      dropped.drop("from pid %d of another user (uid %d)", cred.pid, cred.uid);
-      continue;
-    }
-    Hello got{};
-    try {
-      const double hello_s = std::min(kHelloSeconds, deadline.remaining_ms() / 1000.0);
-      recv_message(s.get(), &got, sizeof got, 0, Deadline::after(hello_s), "a connecting peer");
-    } catch (const Error &e) {
-      if (e.code() == ISHMEM_ERR_TIMEOUT)
-        dropped.drop("from pid %d: no hello within %g s", cred.pid, kHelloSeconds);
-      else
-        dropped.drop("from pid %d: %s", cred.pid, e.what());
-      continue;
-    }
-    bool valid = got.magic == kHelloMagic && memcmp(got.token, token, kTokenBytes) == 0 &&
-                 got.slot > me && got.slot < n && !conn_[got.slot] && cred.pid == got.pid &&
-                 got.pid == topo_.local_pids[got.slot];
-    if (!valid) {
-      dropped.drop("from pid %d uid %d: bad credentials", cred.pid, cred.uid);
-      continue;
-    }
-    Hello ack = hello;
-    send_message(s.get(), &ack, sizeof ack, nullptr, 0, deadline, peer_name(got.slot));
-    conn_[got.slot] = std::move(s);
-    --waiting;
   }
+  reader.drop_unheard();
   for (int j = 0; j < me; ++j) {
     Hello ack{};
     recv_message(conn_[j].get(), &ack, sizeof ack, 0, deadline, peer_name(j));

@@ -7,8 +7,9 @@
 // listener reads SO_PEERCRED and drops another user's connection before reading anything; the
 // peer must then send a hello with the job's token, its slot and its pid, and SO_PEERCRED must
 // show that pid, the one MPI reported for that slot; a silent connection is dropped after a
-// short wait. The connecting side checks SO_PEERCRED of the listener likewise. Dropped
-// connections are logged a few at a time, then counted.
+// short wait of its own, while the listener goes on accepting and reading the others' hellos,
+// so that it costs the peers nothing. The connecting side checks SO_PEERCRED of the listener
+// likewise. Dropped connections are logged a few at a time, then counted.
 #pragma once
 
 #include <cstdint>
