@@ -2,6 +2,8 @@
 // the signal reads. Variables are read with acquire loads, so whatever a peer wrote before
 // the value it released is visible once the condition holds. The scans are the device
 // waits' own (ishmem/detail/scan.h); this file adds the checks and the host's polling.
+#include <chrono>
+
 #include "api/calls.h"
 #include "api/checks.h"
 #include "api/guard.h"
@@ -14,10 +16,11 @@ namespace {
 
 constexpr std::size_t kNone = SIZE_MAX;
 
-// Acquire loads, and polls that help MPI progress and yield the CPU (wait_for): the host
-// never gives up.
+// Acquire loads, and polls that help MPI progress and yield the CPU (wait_for). The host
+// gives up only past ISHMEM_WAIT_TIMEOUT, a debugging aid (OpenSHMEM waits are unbounded).
 struct HostPoll {
   Runtime &rt;
+  const char *fn;
 
   template <class T>
   static T load(const T *p) {
@@ -26,11 +29,23 @@ struct HostPoll {
   template <class Ready>
   bool until(Ready ready) {
     unsigned polls = 0;
-    wait_for([&] {
-      // Off-node peers write through MPI, which may need this PE's help to make progress.
-      if (rt.remote && (++polls & 63) == 0) rt.remote->progress();
-      return ready();
-    });
+    std::chrono::steady_clock::time_point give_up{};
+    wait_for(
+        [&] {
+          // Off-node peers write through MPI, which may need this PE's help to make progress.
+          if (rt.remote && (++polls & 63) == 0) rt.remote->progress();
+          return ready();
+        },
+        [&] {
+          const auto now = std::chrono::steady_clock::now();
+          if (give_up == std::chrono::steady_clock::time_point{})
+            give_up = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(rt.config.wait_timeout));
+          else if (now > give_up)
+            fail(ISHMEM_ERR_TIMEOUT,
+                 "%s: the condition did not hold within %g s (ISHMEM_WAIT_TIMEOUT)", fn,
+                 rt.config.wait_timeout);
+        });
     return true;
   }
 };
@@ -78,7 +93,7 @@ Runtime &check(const Q &q) {
 template <class Q>
 int wait_all(const Q &q) {
   return guard([&q] {
-    HostPoll poll{check(q)};
+    HostPoll poll{check(q), q.fn};
     // Every included entry holds in one pass over them (the device waits move on entry by
     // entry, Scan::wait_all); the host never gives up.
     poll.until([&q] { return q.test_all() != 0; });
@@ -88,7 +103,7 @@ template <class Q>
 std::size_t wait_any(const Q &q) {
   std::size_t first = kNone;
   int rc = guard([&] {
-    HostPoll poll{check(q)};
+    HostPoll poll{check(q), q.fn};
     first = q.wait_any(poll);
   });
   return rc == ISHMEM_SUCCESS ? first : kNone;
@@ -97,7 +112,7 @@ template <class Q>
 std::size_t wait_some(const Q &q, std::size_t *indices) {
   std::size_t count = 0;
   int rc = guard([&] {
-    HostPoll poll{check(q)};
+    HostPoll poll{check(q), q.fn};
     check_indices(q.n, indices, q.fn);
     count = q.wait_some(poll, indices);
   });
@@ -197,7 +212,7 @@ std::uint64_t signal_wait_until(const char *fn, std::uint64_t *sig_addr, int cmp
   // Returns the value that satisfied the condition: a second load could see a later one.
   std::uint64_t seen = 0;
   guard([&] {
-    HostPoll poll{check(sig_addr, 1, cmp, fn)};
+    HostPoll poll{check(sig_addr, 1, cmp, fn), fn};
     poll.until([&] {
       seen = HostPoll::load(sig_addr);
       return ishmemi::holds(seen, cmp, cmp_value);

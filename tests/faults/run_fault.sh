@@ -10,6 +10,8 @@ mpiexec=$1 program=$2 np=$3 scenario=$4 max_s=$5 pattern=$6
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 shm_before=$(ls /dev/shm | wc -l)
+job_sockets() { grep -o '@ishmem-[^ ]*' /proc/net/unix | sort -u; }
+sockets_before=$(job_sockets)
 
 start_ms=$(($(date +%s%N) / 1000000))
 timeout -s KILL $((max_s + 30)) "$mpiexec" --mca orte_enable_recovery 1 -np "$np" \
@@ -26,6 +28,7 @@ grep -q "fault: PE [0-9]* finished" "$out" && fail "a PE finished normally"
 [ "$elapsed_ms" -lt $((max_s * 1000)) ] || fail "took ${elapsed} s, more than $max_s s"
 grep -Eq "$pattern" "$out" || fail "no line matches /$pattern/"
 pgrep -f "$program $scenario" >/dev/null && fail "processes left: $(pgrep -af "$program $scenario")"
-grep -q '@ishmem-' /proc/net/unix && fail "socket names left: $(grep '@ishmem-' /proc/net/unix)"
+left=$(comm -13 <(echo "$sockets_before") <(job_sockets))
+[ -z "$left" ] || fail "socket names left: $left"
 [ "$(ls /dev/shm | wc -l)" -le "$shm_before" ] || fail "files left in /dev/shm"
 echo "run_fault: passed"

@@ -3,6 +3,8 @@
 // Checks inside loops are EXPECTs: a fatal ASSERT would leave this PE's peers waiting for it.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -219,6 +221,39 @@ TEST(Sync, WaitUntilAllWantsEveryEntryAtOnce) {
     EXPECT_EQ(ishmem_int_atomic_fetch(&ivars[1], me), 1);
   }
   ishmem_barrier_all();
+  ishmem_free(ivars);
+}
+
+// ISHMEM_WAIT_TIMEOUT, the opt-in limit of the host waits: past it every form gives up with
+// ISHMEM_ERR_TIMEOUT (or its "none" value) and says why. Runs where ctest sets the variable.
+TEST(Sync, WaitsGiveUpPastWaitTimeout) {
+  const char *limit = getenv("ISHMEM_WAIT_TIMEOUT");
+  if (!limit) GTEST_SKIP() << "needs ISHMEM_WAIT_TIMEOUT";
+  const double limit_s = atof(limit);
+  long *ivars = sym_alloc<long>(2);
+  uint64_t *sig = sym_alloc<uint64_t>(1);
+  ASSERT_TRUE(all_true(ivars && sig));
+  using Clock = std::chrono::steady_clock;
+  auto expect_gave_up = [&](Clock::time_point start, const char *what) {
+    const double waited = std::chrono::duration<double>(Clock::now() - start).count();
+    EXPECT_GE(waited, limit_s) << what;
+    EXPECT_LT(waited, limit_s + 5) << what;
+    EXPECT_NE(std::string(ishmemx_last_error()).find("ISHMEM_WAIT_TIMEOUT"), std::string::npos)
+        << what << ": " << ishmemx_last_error();
+  };
+  auto start = Clock::now();
+  EXPECT_EQ(ishmem_long_wait_until(&ivars[0], ISHMEM_CMP_EQ, 1), ISHMEM_ERR_TIMEOUT);
+  expect_gave_up(start, "wait_until");
+  start = Clock::now();
+  EXPECT_EQ(ishmem_long_wait_until_any(ivars, 2, nullptr, ISHMEM_CMP_EQ, 1), SIZE_MAX);
+  expect_gave_up(start, "wait_until_any");
+  start = Clock::now();
+  EXPECT_EQ(ishmem_signal_wait_until(sig, ISHMEM_CMP_EQ, 1), 0u);
+  expect_gave_up(start, "signal_wait_until");
+  // A condition that holds returns at once.
+  EXPECT_EQ(ishmem_long_wait_until(&ivars[0], ISHMEM_CMP_EQ, 0), ISHMEM_SUCCESS);
+  ishmem_barrier_all();
+  ishmem_free(sig);
   ishmem_free(ivars);
 }
 
