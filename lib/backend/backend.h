@@ -38,6 +38,11 @@ class Backend {
   virtual void release(ChunkHandle handle) = 0;
   // Copies between any two addresses the backend maps (or host memory); blocking.
   virtual void copy(void *dst, const void *src, std::size_t bytes) = 0;
+  // Returns once all device work this process queued so far (kernels and copies, on every
+  // stream) has completed, so that memory about to be unmapped is no longer touched; throws
+  // ISHMEM_ERR_BACKEND naming the call when the device reports an error (a kernel's fault
+  // included). A no-op where nothing runs asynchronously (host).
+  virtual void quiesce() = 0;
   // Human-readable placement ("cpu", "GPU 0 (bus 0000:1a:00.0)") for ishmem-info and logs.
   virtual std::string placement() const = 0;
 };

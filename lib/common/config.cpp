@@ -133,6 +133,8 @@ Config load_config(const std::function<const char *(const char *)> &getenv_fn) {
 #undef ISHMEMI_CONFIG_LOAD
   if (config.symmetric_size == 0) fail(ISHMEM_ERR_CONFIG, "ISHMEM_SYMMETRIC_SIZE must not be 0");
   if (config.chunk_size == 0) fail(ISHMEM_ERR_CONFIG, "ISHMEM_CHUNK_SIZE must not be 0");
+  if (config.trim_interval < 0)
+    fail(ISHMEM_ERR_CONFIG, "ISHMEM_TRIM_INTERVAL=%ld: must not be negative", config.trim_interval);
   return config;
 }
 

@@ -16,7 +16,11 @@ namespace ishmem::detail {
   X(chunk_size, CHUNK_SIZE, size, "2M", "",                                                    \
     "Smallest step by which the heap commits physical memory")                                 \
   X(trim_threshold, TRIM_THRESHOLD, size, "64M", "",                                           \
-    "Free committed memory at the heap's tail kept for reuse before ishmem_free returns it")   \
+    "Free memory at the heap's tail always kept for reuse; beyond it, memory no block used "   \
+    "for ISHMEM_TRIM_INTERVAL heap calls is returned")                                         \
+  X(trim_interval, TRIM_INTERVAL, integer, "64", "",                                           \
+    "Heap calls (malloc, free, ...) over which unused tail memory is kept before it is "       \
+    "returned; 0 returns it at the call that frees it")                                        \
   X(bootstrap_timeout, BOOTSTRAP_TIMEOUT, seconds, "60", "",                                   \
     "Seconds (at most 1e6) to wait for a peer during setup and fd exchange before failing")    \
   X(collective_timeout, COLLECTIVE_TIMEOUT, seconds, "600", "",                                \

@@ -16,7 +16,10 @@ constexpr std::uint64_t kNoOffset = ~std::uint64_t{0};
 
 Heap::Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap &boot,
            const Config &config)
-    : backend_(std::move(backend)), boot_(boot), trim_threshold_(config.trim_threshold) {
+    : backend_(std::move(backend)),
+      boot_(boot),
+      trim_threshold_(config.trim_threshold),
+      trim_interval_(config.trim_interval) {
   control_ = std::make_unique<ControlSegment>(mesh, boot);
   check_ = std::make_unique<CollectiveCheck>(boot, *control_);
   agreed_setup_step(boot.world(), "reserving the heap", [&] {
@@ -66,27 +69,36 @@ void *Heap::calloc(std::size_t count, std::size_t size) {
     release_block(static_cast<std::size_t>(p - local_base()));
     throw;
   }
+  after_call("ishmem_calloc");
   return p;
 }
 
 void *Heap::realloc(void *ptr, std::size_t size) {
   std::uint64_t off = offset_of(ptr);
   check_call(CollectiveOp::realloc, off, size);
-  if (!ptr) return size ? local_base() + allocate(size, 0, "ishmem_realloc") : nullptr;
+  if (!ptr) {
+    char *p = size ? local_base() + allocate(size, 0, "ishmem_realloc") : nullptr;
+    after_call("ishmem_realloc");
+    return p;
+  }
   std::size_t old_size = checked_block(off, ptr, "ishmem_realloc");
   if (size == 0) {
     release_block(off);
+    after_call("ishmem_realloc");
     return nullptr;
   }
   if (allocator_->can_resize_in_place(off, size)) {
     window_->commit(off + Allocator::round_size(size));  // collective, same on every PE
     allocator_->resize_in_place(off, size);
+    after_call("ishmem_realloc");
     return ptr;
   }
   std::size_t fresh = allocate(size, 0, "ishmem_realloc");
   char *base = local_base();
-  // Every PE has copied before any peer writes the new block.
+  // The copy sees every write queued before this call, on any PE, and every PE has copied
+  // before any peer writes the new block.
   try {
+    quiesce_all("ishmem_realloc");
     agreed_fill("ishmem_realloc", [&] {
       backend_->copy(base + fresh, base + off, std::min(old_size, Allocator::round_size(size)));
     });
@@ -95,6 +107,7 @@ void *Heap::realloc(void *ptr, std::size_t size) {
     throw;
   }
   release_block(off);
+  after_call("ishmem_realloc");
   return base + fresh;
 }
 
@@ -104,11 +117,14 @@ void Heap::free(void *ptr) {
   if (!ptr) return;
   checked_block(off, ptr, "ishmem_free");
   release_block(off);
+  after_call("ishmem_free");
 }
 
 void Heap::trim() {
   check_call(CollectiveOp::trim, 0, 0);
-  window_->trim(allocator_->free_tail_start());
+  period_calls_ = 0;  // a new period of the policy starts
+  period_peak_ = 0;
+  release_past(allocator_->free_tail_start(), "ishmemx_heap_trim");
 }
 
 void *Heap::aligned_malloc(std::size_t size, std::size_t align, const char *fn, CollectiveOp op) {
@@ -121,7 +137,9 @@ void *Heap::aligned_malloc(std::size_t size, std::size_t align, const char *fn, 
          "%s: alignment %zu exceeds the heap's base alignment %zu (the largest power of two "
          "dividing ISHMEM_SYMMETRIC_SIZE)",
          fn, align, window_->base_alignment());
-  return local_base() + allocate(size, align, fn);
+  char *p = local_base() + allocate(size, align, fn);
+  if (op != CollectiveOp::calloc) after_call(fn);  // calloc's own ends after the fill
+  return p;
 }
 
 std::size_t Heap::allocate(std::size_t size, std::size_t align, const char *fn) {
@@ -131,7 +149,19 @@ std::size_t Heap::allocate(std::size_t size, std::size_t align, const char *fn) 
          "%s(%zu): the symmetric heap has no room: %zu of %zu bytes in use "
          "(raise ISHMEM_SYMMETRIC_SIZE)",
          fn, size, allocator_->used_bytes(), allocator_->capacity());
-  window_->commit(*offset + Allocator::round_size(size));  // collective; agrees itself
+  try {
+    window_->commit(*offset + Allocator::round_size(size));  // collective; agrees itself
+  } catch (...) {
+    // Every PE failed to grow. A block that grows the heap starts in its free tail, so the
+    // memory kept there was the first this one took: releasing it could not make room for
+    // it. It goes back now, so that whatever else needs the memory gets it.
+    try {
+      release_past(allocator_->free_tail_start(), fn);
+    } catch (const Error &e) {
+      log(LogLevel::error, "%s: releasing the heap's unused memory: %s", fn, e.what());
+    }
+    throw;
+  }
   allocator_->take(*offset, size);
   return *offset;
 }
@@ -149,11 +179,30 @@ std::size_t Heap::checked_block(std::uint64_t off, const void *ptr, const char *
   return size;
 }
 
-void Heap::release_block(std::size_t off) {
-  allocator_->release(off);
-  // The trim policy: free memory at the tail is kept for reuse up to ISHMEM_TRIM_THRESHOLD.
-  std::size_t tail = allocator_->free_tail_start();
-  if (committed() > tail && committed() - tail > trim_threshold_) window_->trim(tail);
+void Heap::after_call(const char *fn) {
+  // A period of ISHMEM_TRIM_INTERVAL calls: what no block used after any of them goes back
+  // at its end. A loop that allocates and frees a large block each step uses the memory in
+  // every period, so it is never unmapped; 0 or 1 make every call a period of its own.
+  period_peak_ = std::max(period_peak_, allocator_->free_tail_start());
+  if (++period_calls_ < trim_interval_) return;
+  const std::size_t keep = period_peak_;
+  period_calls_ = 0;
+  period_peak_ = 0;
+  if (committed() > keep && committed() - keep > trim_threshold_) release_past(keep, fn);
+}
+
+void Heap::release_past(std::size_t bytes, const char *fn) {
+  if (!window_->has_chunks_past(bytes)) return;
+  quiesce_all(fn);
+  window_->trim(bytes);
+}
+
+void Heap::quiesce_all(const char *fn) {
+  agreed_step(
+      boot_.world(), [&] { backend_->quiesce(); },
+      [fn](int code) {
+        fail(code, "%s: another PE's device failed while the heap waited for its queued work", fn);
+      });
 }
 
 void Heap::zero_local(char *dest, std::size_t bytes) {

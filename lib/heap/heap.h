@@ -4,7 +4,8 @@
 // segment), then takes an offset from the Allocator, which is deterministic, so every PE gets
 // the same one, and grows the window (SymmetricHeap) when the block lies past its committed
 // memory. With PEs on other nodes it also owns the MPI window (MpiTransport) to which the
-// window attaches its chunks.
+// window attaches its chunks. Freed memory stays committed for reuse; the trim policy
+// (after_call) decides, the same way on every PE, when unused memory at the tail goes back.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +44,8 @@ class Heap {
   void trim();
 
   // Unmaps every chunk, detaching it from the MPI window (which still exists) first; throws the
-  // first error. The destructor does the same, logging errors instead.
+  // first error. The destructor does the same, logging errors instead. Only after every PE's
+  // device work has completed (runtime_finalize quiesces before its last barrier).
   void unmap_all() { window_->trim(0); }
 
   char *window() const { return window_->window(); }
@@ -67,8 +69,21 @@ class Heap {
   std::uint64_t offset_of(const void *ptr) const;
   // The size of the block at `off`; throws ISHMEM_ERR_NOT_SYMMETRIC unless one starts there.
   std::size_t checked_block(std::uint64_t off, const void *ptr, const char *fn) const;
-  // Frees the block at `off`, then returns memory past ISHMEM_TRIM_THRESHOLD at the tail.
-  void release_block(std::size_t off);
+  // Frees the block at `off`; memory stays committed until the trim policy returns it.
+  void release_block(std::size_t off) { allocator_->release(off); }
+  // The trim policy, run at the end of every collective allocation call that succeeded: it
+  // counts the call and records the end of the used memory after it. Once ISHMEM_TRIM_INTERVAL
+  // calls have passed, the chunks past the highest end recorded in them go back, when that
+  // leaves more than ISHMEM_TRIM_THRESHOLD bytes unused at the tail. Every PE makes the same
+  // calls with the same outcomes, so every PE releases the same chunks.
+  void after_call(const char *fn);
+  // Releases every chunk entirely at or past `bytes` on every PE alike, after quiesce_all;
+  // does nothing, and waits for nothing, when no chunk lies there.
+  void release_past(std::size_t bytes, const char *fn);
+  // Every PE waits for the device work it queued so far, then all agree that it completed:
+  // from then on no kernel or stream copy of any PE touches the memory this call unmaps or
+  // copies. A device error on any PE fails the call on every PE, before anything changes.
+  void quiesce_all(const char *fn);
   void zero_local(char *dest, std::size_t bytes);
   // Runs a local step that follows an agreed allocation (zeroing, copying) and agrees on its
   // outcome, so that a failure on one PE (a GPU copy, say) fails every PE; also a barrier.
@@ -80,6 +95,9 @@ class Heap {
   std::unique_ptr<Backend> backend_;
   const MpiBootstrap &boot_;
   std::size_t trim_threshold_;
+  long trim_interval_;
+  long period_calls_ = 0;        // calls since the policy last ran
+  std::size_t period_peak_ = 0;  // the highest end of used memory after each of them
   std::unique_ptr<ControlSegment> control_;
   std::unique_ptr<CollectiveCheck> check_;
   std::unique_ptr<MpiTransport> transport_;  // only with PEs on other nodes

@@ -51,8 +51,13 @@ class SymmetricHeap {
   // world does. On failure every PE throws and the heap is as before.
   void commit(std::size_t bytes);
   // Releases every chunk that lies entirely at or past `bytes` (deterministic, no messages).
-  // A failing detach is logged and the chunk released anyway.
+  // A failing detach is logged and the chunk released anyway. The caller makes sure that no
+  // device work still touches them (Heap::release_past).
   void trim(std::size_t bytes);
+  // Whether trim(bytes) would release a chunk.
+  bool has_chunks_past(std::size_t bytes) const {
+    return !chunks_.empty() && chunks_.back().offset >= bytes;
+  }
 
  private:
   struct Chunk {

@@ -70,6 +70,7 @@ void check_config_agrees(MPI_Comm comm, const Config &config) {
       {"ISHMEM_SYMMETRIC_SIZE", config.symmetric_size},
       {"ISHMEM_CHUNK_SIZE", config.chunk_size},
       {"ISHMEM_TRIM_THRESHOLD", config.trim_threshold},
+      {"ISHMEM_TRIM_INTERVAL", static_cast<std::uint64_t>(config.trim_interval)},
       {"ISHMEM_BACKEND", text_hash(config.backend)},
       {"ISHMEM_NODE_LOCAL", text_hash(config.node_local)},
   };
@@ -168,6 +169,11 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
 void runtime_finalize() {
   Runtime &rt = runtime();
   quiet(rt);
+  // The heap is unmapped below: every PE's queued device work completes before the barrier
+  // that precedes it. A device error is reported once finalize is done, since the peers are
+  // already on their way to that barrier.
+  FirstError device;
+  device.attempt([&] { rt.backend->quiesce(); });
   sync_all(rt, CollectiveOp::finalize);
   gpu_runtime_finalize();
   g_fast = FastPath{};
@@ -184,6 +190,7 @@ void runtime_finalize() {
     MPI_Finalized(&finalized);
     if (!finalized) ISHMEMI_CHECK_MPI(MPI_Finalize());
   }
+  device.rethrow();
 }
 
 }  // namespace ishmem::detail

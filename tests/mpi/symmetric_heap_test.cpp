@@ -71,6 +71,7 @@ class FaultyBackend final : public Backend {
   void copy(void *dst, const void *src, std::size_t bytes) override {
     host_->copy(dst, src, bytes);
   }
+  void quiesce() override {}
   std::string placement() const override { return "cpu"; }
 
  private:

@@ -127,6 +127,7 @@ TEST(Config, LoadDefaults) {
   EXPECT_EQ(c.symmetric_size, std::size_t{1} << 30);
   EXPECT_EQ(c.chunk_size, std::size_t{2} << 20);
   EXPECT_EQ(c.trim_threshold, std::size_t{64} << 20);
+  EXPECT_EQ(c.trim_interval, 64);
   EXPECT_DOUBLE_EQ(c.bootstrap_timeout, 60.0);
   EXPECT_EQ(c.log, "warn");
   EXPECT_EQ(c.backend, "auto");
@@ -142,6 +143,7 @@ TEST(Config, LoadOverrides) {
   env.vars = {{"ISHMEM_SYMMETRIC_SIZE", "256M"},
               {"ISHMEM_CHUNK_SIZE", "64K"},
               {"ISHMEM_TRIM_THRESHOLD", "0"},
+              {"ISHMEM_TRIM_INTERVAL", "0"},
               {"ISHMEM_BOOTSTRAP_TIMEOUT", "2.5"},
               {"ISHMEM_LOG", "debug"},
               {"ISHMEM_BACKEND", "host"},
@@ -153,6 +155,7 @@ TEST(Config, LoadOverrides) {
   EXPECT_EQ(c.symmetric_size, std::size_t{256} << 20);
   EXPECT_EQ(c.chunk_size, std::size_t{64} << 10);
   EXPECT_EQ(c.trim_threshold, 0u);
+  EXPECT_EQ(c.trim_interval, 0);
   EXPECT_DOUBLE_EQ(c.bootstrap_timeout, 2.5);
   EXPECT_EQ(c.log, "debug");
   EXPECT_EQ(c.backend, "host");
@@ -194,6 +197,11 @@ TEST(Config, LoadBadValueNamesTheVariable) {
   FakeEnv zero;
   zero.vars["ISHMEM_CHUNK_SIZE"] = "0";
   expect_config_error([&] { load_config(zero.fn()); }, "ISHMEM_CHUNK_SIZE");
+  for (const char *value : {"-1", "often"}) {
+    FakeEnv interval;
+    interval.vars["ISHMEM_TRIM_INTERVAL"] = value;
+    expect_config_error([&] { load_config(interval.fn()); }, "ISHMEM_TRIM_INTERVAL");
+  }
 }
 
 TEST(Config, VarsTableIsComplete) {

@@ -107,6 +107,20 @@ class VmmBackend final : public GpuBackend {
     ISHMEMI_GPU(StreamSynchronize, (stream_));
   }
 
+  void quiesce() override {
+    // The whole device (every stream of this process), as cudaFree waits: the kernel that
+    // writes a block may run on any stream. The calling thread may have another device
+    // current; it gets it back.
+    int current = device_;
+    ISHMEMI_GPU(GetDevice, (&current));
+    if (current != device_) ISHMEMI_GPU(SetDevice, (device_));
+    const gpuError_t rc = gpuDeviceSynchronize();
+    if (current != device_) ISHMEMI_GPU(SetDevice, (current));
+    if (rc != gpuSuccess)
+      vendor::fail_call(ISHMEMI_GPU_VENDOR "DeviceSynchronize()", vendor::runtime_text(rc),
+                        __FILE__, __LINE__);
+  }
+
   std::string placement() const override {
     std::string text = "GPU " + std::to_string(device_) + " (" + bus_id_ + "), cpus " + cpus_.cpus;
     if (!cpus_.bound) text += " (not bound: " + cpus_.note + ")";
