@@ -15,7 +15,7 @@
  *   malloc_grow   ishmem_malloc of 2 MiB that grows the heap by one chunk: create a memfd
  *                 (or GPU allocation), send its fd to every node-local peer, map every
  *                 peer's (--iters / 100 per repetition, at least 5); the heap runs with
- *                 ISHMEM_TRIM_THRESHOLD=0 so that
+ *                 ISHMEM_TRIM_THRESHOLD=0 ISHMEM_TRIM_INTERVAL=0 so that
  *   free_trim     the ishmem_free after it unmaps the chunk again
  *   alltoall_put  every PE puts SIZE bytes to every other PE (putmem_nbi, targets staggered),
  *                 then quiet + barrier_all: time per round, bandwidth per PE
@@ -272,6 +272,7 @@ int main(int argc, char **argv) {
   /* Growth: a heap that returns every freed chunk, so that every malloc grows it again. */
   CHECK_OK(ishmem_finalize(), "ishmem_finalize");
   setenv("ISHMEM_TRIM_THRESHOLD", "0", 1);
+  setenv("ISHMEM_TRIM_INTERVAL", "0", 1);
   timed_init();
   bench_grow(grow_ops);
   void *held[HELD_BLOCKS];

@@ -63,6 +63,7 @@ constexpr gpuError_t gpuSuccess = ISHMEMI_GPU_NAME(Success);
 #define gpuEventDestroy ISHMEMI_GPU_NAME(EventDestroy)
 #define gpuEventRecord ISHMEMI_GPU_NAME(EventRecord)
 #define gpuEventSynchronize ISHMEMI_GPU_NAME(EventSynchronize)
+#define gpuEventQuery ISHMEMI_GPU_NAME(EventQuery)
 #define gpuEventElapsedTime ISHMEMI_GPU_NAME(EventElapsedTime)
 #define gpuGetDeviceProperties ISHMEMI_GPU_NAME(GetDeviceProperties)
 #define gpuFuncGetAttributes ISHMEMI_GPU_NAME(FuncGetAttributes)
