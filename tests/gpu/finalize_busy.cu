@@ -5,27 +5,10 @@
 #include <cstdio>
 #include <string>
 
-#include "backend/gpu/gpu_platform.h"
+#include "busy_kernels.h"
 #include "ishmem.h"
 
 namespace {
-
-__global__ void keep_writing(unsigned *data, std::size_t n, long long cycles, unsigned *rounds) {
-  __shared__ int stop;
-  const long long start = clock64();
-  unsigned r = 0;
-  for (;;) {
-    if (threadIdx.x == 0) stop = clock64() - start >= cycles;
-    __syncthreads();
-    if (stop) break;
-    ++r;
-    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-      data[i] = r;
-    __syncthreads();
-  }
-  if (blockIdx.x == 0 && threadIdx.x == 0) *rounds = r;
-}
 
 int failures = 0;
 void check(bool ok, int pe, const char *what, const char *detail) {
@@ -56,7 +39,8 @@ int main() {
         "gpuMalloc", nullptr);
   check(gpuEventCreate(&done) == gpuSuccess, me, "gpuEventCreate", nullptr);
   check(ishmem_barrier_all() == ISHMEM_SUCCESS, me, "ishmem_barrier_all", nullptr);
-  keep_writing<<<128, 512>>>(big, bytes / sizeof(unsigned), 400ll * 1000 * 1000, rounds);
+  busy::keep_writing<<<busy::kGrid, busy::kBlock>>>(big, bytes / sizeof(unsigned), busy::kCycles,
+                                                    me, rounds);
   check(gpuEventRecord(done, 0) == gpuSuccess, me, "gpuEventRecord", nullptr);
   const int rc = ishmem_finalize();
   check(rc == ISHMEM_SUCCESS, me, "ishmem_finalize", rc ? ishmemx_last_error() : nullptr);

@@ -206,11 +206,9 @@ TEST_F(HeapPolicy, DeviceErrorBeforeUnmapFailsEveryPeAndUnmapsNothing) {
   if (last_rank()) backend_->fail_quiesce = true;
   Outcome got = attempt([&] { heap_->free(p); });
   EXPECT_EQ(got.code, ISHMEM_ERR_BACKEND) << got.what;
-  if (last_rank())
-    EXPECT_NE(got.what.find("cudaDeviceSynchronize() failed"), std::string::npos) << got.what;
-  else
-    EXPECT_NE(got.what.find("ishmem_free: another PE's device failed"), std::string::npos)
-        << got.what;
+  const char *expected =
+      last_rank() ? "cudaDeviceSynchronize() failed" : "ishmem_free: another PE's device failed";
+  EXPECT_NE(got.what.find(expected), std::string::npos) << got.what;
   EXPECT_EQ(count('U'), 0) << backend_->events;
   EXPECT_EQ(heap_->committed(), committed);
   EXPECT_TRUE(all_equal(static_cast<long long>(heap_->committed())));
@@ -248,7 +246,9 @@ TEST_F(HeapPolicy, FailedGrowthReleasesKeptMemory) {
   EXPECT_GE(heap_->committed(), 256 * kMiB);
   Outcome got = attempt([&] { heap_->malloc(512 * kMiB); });
   EXPECT_EQ(got.code, ISHMEM_ERR_NOMEM) << got.what;
-  if (last_rank()) EXPECT_NE(got.what.find("injected: out of device memory"), std::string::npos);
+  if (last_rank()) {
+    EXPECT_NE(got.what.find("injected: out of device memory"), std::string::npos) << got.what;
+  }
   EXPECT_EQ(heap_->committed(), 0u) << "kept memory not released after a failed growth";
   EXPECT_TRUE(all_equal(static_cast<long long>(heap_->committed())));
   EXPECT_EQ(backend_->events.find('Q'), backend_->events.find_first_of("QU")) << backend_->events;
