@@ -69,7 +69,7 @@ void *Heap::calloc(std::size_t count, std::size_t size) {
     release_block(static_cast<std::size_t>(p - local_base()));
     throw;
   }
-  after_call("ishmem_calloc");
+  after_call("ishmem_calloc", true);
   return p;
 }
 
@@ -78,19 +78,19 @@ void *Heap::realloc(void *ptr, std::size_t size) {
   check_call(CollectiveOp::realloc, off, size);
   if (!ptr) {
     char *p = size ? local_base() + allocate(size, 0, "ishmem_realloc") : nullptr;
-    after_call("ishmem_realloc");
+    after_call("ishmem_realloc", p != nullptr);
     return p;
   }
   std::size_t old_size = checked_block(off, ptr, "ishmem_realloc");
   if (size == 0) {
     release_block(off);
-    after_call("ishmem_realloc");
+    after_call("ishmem_realloc", false);
     return nullptr;
   }
   if (allocator_->can_resize_in_place(off, size)) {
     window_->commit(off + Allocator::round_size(size));  // collective, same on every PE
     allocator_->resize_in_place(off, size);
-    after_call("ishmem_realloc");
+    after_call("ishmem_realloc", true);
     return ptr;
   }
   std::size_t fresh = allocate(size, 0, "ishmem_realloc");
@@ -107,7 +107,7 @@ void *Heap::realloc(void *ptr, std::size_t size) {
     throw;
   }
   release_block(off);
-  after_call("ishmem_realloc");
+  after_call("ishmem_realloc", true);
   return base + fresh;
 }
 
@@ -117,7 +117,7 @@ void Heap::free(void *ptr) {
   if (!ptr) return;
   checked_block(off, ptr, "ishmem_free");
   release_block(off);
-  after_call("ishmem_free");
+  after_call("ishmem_free", false);
 }
 
 void Heap::trim() {
@@ -138,7 +138,7 @@ void *Heap::aligned_malloc(std::size_t size, std::size_t align, const char *fn, 
          "dividing ISHMEM_SYMMETRIC_SIZE)",
          fn, align, window_->base_alignment());
   char *p = local_base() + allocate(size, align, fn);
-  if (op != CollectiveOp::calloc) after_call(fn);  // calloc's own ends after the fill
+  if (op != CollectiveOp::calloc) after_call(fn, true);  // calloc's own ends after the fill
   return p;
 }
 
@@ -155,11 +155,7 @@ std::size_t Heap::allocate(std::size_t size, std::size_t align, const char *fn) 
     // Every PE failed to grow. A block that grows the heap starts in its free tail, so the
     // memory kept there was the first this one took: releasing it could not make room for
     // it. It goes back now, so that whatever else needs the memory gets it.
-    try {
-      release_past(allocator_->free_tail_start(), fn);
-    } catch (const Error &e) {
-      log(LogLevel::error, "%s: releasing the heap's unused memory: %s", fn, e.what());
-    }
+    release_past_logged(allocator_->free_tail_start(), fn);
     throw;
   }
   allocator_->take(*offset, size);
@@ -179,7 +175,7 @@ std::size_t Heap::checked_block(std::uint64_t off, const void *ptr, const char *
   return size;
 }
 
-void Heap::after_call(const char *fn) {
+void Heap::after_call(const char *fn, bool gave_block) {
   // A period of ISHMEM_TRIM_INTERVAL calls: what no block used after any of them goes back
   // at its end. A loop that allocates and frees a large block each step uses the memory in
   // every period, so it is never unmapped; 0 or 1 make every call a period of its own.
@@ -188,7 +184,17 @@ void Heap::after_call(const char *fn) {
   const std::size_t keep = period_peak_;
   period_calls_ = 0;
   period_peak_ = 0;
-  if (committed() > keep && committed() - keep > trim_threshold_) release_past(keep, fn);
+  if (committed() <= keep || committed() - keep <= trim_threshold_) return;
+  if (gave_block) return release_past_logged(keep, fn);
+  release_past(keep, fn);
+}
+
+void Heap::release_past_logged(std::size_t bytes, const char *fn) noexcept {
+  try {
+    release_past(bytes, fn);
+  } catch (const std::exception &e) {
+    log(LogLevel::error, "%s: releasing the heap's unused memory: %s", fn, e.what());
+  }
 }
 
 void Heap::release_past(std::size_t bytes, const char *fn) {

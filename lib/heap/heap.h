@@ -75,11 +75,15 @@ class Heap {
   // counts the call and records the end of the used memory after it. Once ISHMEM_TRIM_INTERVAL
   // calls have passed, the chunks past the highest end recorded in them go back, when that
   // leaves more than ISHMEM_TRIM_THRESHOLD bytes unused at the tail. Every PE makes the same
-  // calls with the same outcomes, so every PE releases the same chunks.
-  void after_call(const char *fn);
+  // calls with the same outcomes, so every PE releases the same chunks. After a call that
+  // `gave_block` to the caller, a failure to release is logged, not thrown: the block is the
+  // caller's whatever happens, and the memory stays mapped.
+  void after_call(const char *fn, bool gave_block);
   // Releases every chunk entirely at or past `bytes` on every PE alike, after quiesce_all;
   // does nothing, and waits for nothing, when no chunk lies there.
   void release_past(std::size_t bytes, const char *fn);
+  // release_past for a call whose outcome stands whatever happens; a failure is logged.
+  void release_past_logged(std::size_t bytes, const char *fn) noexcept;
   // Every PE waits for the device work it queued so far, then all agree that it completed:
   // from then on no kernel or stream copy of any PE touches the memory this call unmaps or
   // copies. A device error on any PE fails the call on every PE, before anything changes.

@@ -217,6 +217,29 @@ TEST_F(HeapPolicy, DeviceErrorBeforeUnmapFailsEveryPeAndUnmapsNothing) {
   EXPECT_GT(count('U'), 0);
 }
 
+// The same error when the policy runs at the end of a malloc: the block is the caller's all
+// the same (an error would leak it), the memory stays mapped, and the next period retries.
+TEST_F(HeapPolicy, DeviceErrorInAMallocsPolicyKeepsTheBlock) {
+  make_heap(0, 2);
+  void *keep = heap_->malloc(kMiB);      // call 1
+  void *big = heap_->malloc(64 * kMiB);  // call 2 ends a period that used it
+  heap_->free(big);                      // call 3
+  const std::size_t committed = heap_->committed();
+  if (last_rank()) backend_->fail_quiesce = true;
+  void *small = nullptr;
+  Outcome got = attempt([&] { small = heap_->malloc(64); });  // call 4 ends an unused period
+  EXPECT_EQ(got.code, ISHMEM_SUCCESS) << got.what;
+  EXPECT_NE(small, nullptr);
+  EXPECT_EQ(count('Q'), 1);
+  EXPECT_EQ(count('U'), 0) << backend_->events;
+  EXPECT_EQ(heap_->committed(), committed);
+  heap_->free(small);  // call 5
+  heap_->free(keep);   // call 6 ends the next period: released now, but for the first chunk
+  EXPECT_EQ(heap_->committed(), 2 * kMiB);
+  EXPECT_GT(count('U'), 0);
+  EXPECT_TRUE(all_equal(static_cast<long long>(heap_->committed())));
+}
+
 // realloc that moves a block copies it only once every PE's queued writes have completed.
 TEST_F(HeapPolicy, ReallocWaitsForTheDeviceBeforeCopying) {
   make_heap(64 * kMiB, 64);
