@@ -29,8 +29,8 @@ static void *die_later(void *arg) {
   return NULL;
 }
 
-/* Large allocations with ISHMEM_TRIM_THRESHOLD=0: every one grows the heap (an fd exchange)
- * and every free returns the memory. */
+/* Large allocations with ISHMEM_TRIM_THRESHOLD=0 and ISHMEM_TRIM_INTERVAL=0: every one grows
+ * the heap (an fd exchange) and every free returns the memory. */
 static void growth_loop(void) {
   for (int i = 0; i < 100000; ++i) {
     void *p = ishmem_malloc((size_t)(1 + i % 4) << 22);
