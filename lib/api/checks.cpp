@@ -9,11 +9,12 @@ void check_pe(int pe, const char *fn) {
 
 namespace {
 
-// Fails if [sym, sym + bytes) starts in the heap's reservation but does not lie in its
-// committed part: nothing was ever allocated there, or it was freed and trimmed.
+// Fails if [sym, sym + bytes) lies in the heap's reservation but not in its committed part:
+// nothing was ever allocated there, or it was freed and trimmed.
 void check_committed(const void *sym, std::size_t bytes, const char *fn) {
   const auto off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
-  if (off < g_fast.stride && (off >= g_fast.committed || bytes > g_fast.committed - off))
+  const std::size_t reserved = g_fast.stride, committed = g_fast.committed;
+  if (off < reserved && bytes <= reserved - off && (off >= committed || bytes > committed - off))
     fail(ISHMEM_ERR_NOT_SYMMETRIC,
          "%s: [%p, +%zu) is in the symmetric heap's reserved but uncommitted part (committed: "
          "[%p, +%zu)); nothing is allocated there",
