@@ -15,7 +15,9 @@
  *
  * Semantics: put returns once the source may be reused; the data is visible at the target
  * after ishmem_quiet() (or kernel end). get returns with the data. _nbi forms may return
- * earlier; ishmem_quiet() completes them. Device calls do not check their arguments.
+ * earlier; ishmem_quiet() completes them. Device calls do not check their arguments unless
+ * ISHMEM_DEBUG=1 (then put, get, p, g, atomics and put-with-signal check the PE and the live
+ * allocation, and a bad call stops the kernel: ishmem/detail/checks.h).
  * long double has no device forms (CUDA and HIP compile it as double in device code).
  *
  * Compiled as plain C++ (no GPU compiler), every call here runs on the CPU through the
