@@ -3,7 +3,9 @@
  * is in range and that [address, address + bytes) lies inside one live allocation of the
  * heap map's table (kept by the runtime, ishmem/device_handle.h); a bad call prints what it
  * was and where, and stops the kernel. With debug off a call pays one branch on the flag,
- * which it reads with the rest of the handle. Internal: included by ishmem/detail/rma_impl.h. */
+ * which it reads with the rest of the handle; the checking code sits behind it, in the kernel
+ * (it can raise a small kernel's register count to about 24, below what limits occupancy).
+ * Internal: included by ishmem/detail/rma_impl.h. */
 #ifndef ISHMEM_DETAIL_CHECKS_H
 #define ISHMEM_DETAIL_CHECKS_H
 
@@ -38,23 +40,11 @@ ISHMEMI_FN void stop_kernel() {
 #endif
 }
 
-/* The check itself, out of line so that the calls keep only the branch on the flag; it takes
- * the handle's fields, not the handle, whose address would make a kernel copy its argument to
- * local memory. A template, so that every translation unit may hold its copy (as `inline`
- * allows) while the compiler keeps it out of line. A zero-byte call checks nothing, as on the
- * host. */
-template <int = 0>
-__device__ __noinline__ void check_call(const char *op, int my_pe, int n_pes,
-                                        const char *local_base, const ishmemx_heap_map_t *map,
-                                        const void *addr, size_t bytes, int pe) {
-  const char *why;
-  if (pe < 0 || pe >= n_pes) {
-    why = "names no PE";
-  } else {
-    const size_t off = (size_t)((const char *)addr - local_base);
-    if (bytes == 0 || (map && map->live && in_live_block(map->live, off, bytes))) return;
-    why = "is not inside a live allocation";
-  }
+/* The report of a bad call: one line, then the kernel stops. Inlined like the rest: an
+ * out-of-line function's registers would count against a calling kernel's limit
+ * (__launch_bounds__) and fail its build, where inlined code is fitted to it. */
+ISHMEMI_FN void report_bad_call(const char *op, int my_pe, const void *addr, size_t bytes, int pe,
+                                const char *why) {
   printf(
       "[ishmem pe %d] %s: address %p (+%llu bytes) to PE %d %s (block (%u,%u,%u) thread "
       "(%u,%u,%u))\n",
@@ -63,11 +53,19 @@ __device__ __noinline__ void check_call(const char *op, int my_pe, int n_pes,
   stop_kernel();
 }
 
-/* What the calls run first: nothing but a predictable branch while debug is off. */
+/* What the calls run first: with debug off, one branch on the flag, read with the rest of the
+ * handle, that always goes the same way. A zero-byte call checks nothing, as on the host. */
 ISHMEMI_FN void check(const char *op, const ishmemx_device_handle_t &h, const void *addr,
                       size_t bytes, int pe) {
-  if (__builtin_expect(h.debug != 0, 0))
-    check_call<>(op, h.my_pe, h.n_pes, h.local_base, h.heap_map, addr, bytes, pe);
+  if (__builtin_expect(h.debug == 0, 1) || bytes == 0) return;
+  if (pe < 0 || pe >= h.n_pes) {
+    report_bad_call(op, h.my_pe, addr, bytes, pe, "names no PE");
+    return;
+  }
+  const ishmemx_heap_map_t *map = h.heap_map;
+  const size_t off = (size_t)((const char *)addr - h.local_base);
+  if (!(map && map->live && in_live_block(map->live, off, bytes)))
+    report_bad_call(op, h.my_pe, addr, bytes, pe, "is not inside a live allocation");
 }
 
 } /* namespace ishmemi */
