@@ -38,6 +38,7 @@ ISHMEMI_FN void stop_kernel() {
 #else
   __trap();
 #endif
+  __builtin_unreachable(); /* nothing is live past here: no register kept for after it */
 }
 
 /* The report of a bad call: one line, then the kernel stops. Inlined like the rest: an
