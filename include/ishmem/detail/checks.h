@@ -49,8 +49,9 @@ ISHMEMI_FN void report_bad_call(const char *op, int my_pe, const void *addr, siz
   printf(
       "[ishmem pe %d] %s: address %p (+%llu bytes) to PE %d %s (block (%u,%u,%u) thread "
       "(%u,%u,%u))\n",
-      my_pe, op, addr, (unsigned long long)bytes, pe, why, blockIdx.x, blockIdx.y, blockIdx.z,
-      threadIdx.x, threadIdx.y, threadIdx.z);
+      my_pe, op, addr, (unsigned long long)bytes, pe, why, (unsigned)blockIdx.x,
+      (unsigned)blockIdx.y, (unsigned)blockIdx.z, (unsigned)threadIdx.x, (unsigned)threadIdx.y,
+      (unsigned)threadIdx.z); /* HIP's indices are classes, which its printf cannot take */
   stop_kernel();
 }
 
