@@ -15,7 +15,9 @@
  *
  * Semantics: put returns once the source may be reused; the data is visible at the target
  * after ishmem_quiet() (or kernel end). get returns with the data. _nbi forms may return
- * earlier; ishmem_quiet() completes them. Device calls do not check their arguments.
+ * earlier; ishmem_quiet() completes them. Device calls do not check their arguments unless
+ * ISHMEM_DEBUG=1 (then put, get, p, g, atomics and put-with-signal check the PE and the live
+ * allocation, and a bad call stops the kernel: ishmem/detail/checks.h).
  * long double has no device forms (CUDA and HIP compile it as double in device code).
  *
  * Compiled as plain C++ (no GPU compiler), every call here runs on the CPU through the
@@ -36,7 +38,9 @@
  * and every device wait gives up after that long: wait_until and the barriers return
  * ISHMEM_ERR_TIMEOUT, _any returns SIZE_MAX, _some 0, and signal_wait_until the last value
  * read. Without it, as OpenSHMEM specifies, waits wait for ever. Device calls do not check
- * their arguments (a bad cmp never holds).
+ * their arguments (a bad cmp never holds), unless ISHMEMX_DEVICE_CHECKS is defined before
+ * this header: then, with ISHMEM_DEBUG=1, put, get, p, g, the atomics and put-with-signal
+ * check the PE and the live allocation and stop the kernel on a bad call (docs/DEVICE_API.md).
  *
  * The machinery lives in ishmem/detail/; its macros are undefined at the end of this header. */
 #ifndef ISHMEM_DEVICE_H

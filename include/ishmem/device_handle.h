@@ -7,6 +7,17 @@
 
 #include <stddef.h>
 
+/* The heap's extent and, with ISHMEM_DEBUG=1, its live allocations, in device memory that
+ * the runtime rewrites after every allocation call (growth, trim, free): the handle points
+ * here, so a handle taken once stays current. */
+typedef struct ishmemx_heap_map {
+  size_t committed; /* [0, committed) of every slot is backed; the rest is only reserved */
+  /* ISHMEM_DEBUG=1: the live allocations (NULL otherwise). live[0] is their count n; the i-th,
+   * by offset, starts at live[1 + 2i] and spans live[2 + 2i] bytes (as requested). Replaced
+   * as one pointer, so that a kernel never pairs one table's count with another's entries. */
+  const size_t *live;
+} ishmemx_heap_map_t;
+
 /* A symmetric address `a` on PE `pe` is at a + (slot(pe) - my_slot) * stride, with
  * slot(pe) = pe - first_local_pe when contiguous (always so with a GPU backend, whose PEs
  * share one node: there it is a + (pe - my_pe) * stride). */
@@ -21,11 +32,15 @@ typedef struct ishmemx_device_handle {
   int n_local;
   int first_local_pe;
   int contiguous; /* node-local PEs are numbered first_local_pe + slot */
+  /* ISHMEM_DEBUG=1: device calls check the PE and the live allocation (heap_map) first. */
+  int debug;
   /* Barrier words of the device and stream barriers: slot j's 64-bit word is at
    * barrier + j * barrier_step, in host memory that every PE maps and its GPU can reach.
    * NULL with the host backend. */
   unsigned long long *barrier;
   size_t barrier_step;
+  /* Device memory; NULL with the host backend. */
+  const ishmemx_heap_map_t *heap_map;
 } ishmemx_device_handle_t;
 
 #ifdef __cplusplus

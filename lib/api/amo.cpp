@@ -50,11 +50,18 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
   rc = guard([&] {
     Runtime &rt = runtime();
     check_pe(pe, "atomic");
-    std::size_t off = check_symmetric_word(dest, sizeof(T), "atomic");
-    if (!rt.remote)
-      fail(ISHMEM_ERR_UNSUPPORTED,
-           "atomic: host-initiated atomics on a %s heap are not supported; use the device API",
-           rt.backend->name());
+    std::size_t off = check_symmetric_word(dest, sizeof(T), pe, "atomic");
+    if (!rt.remote) {
+      // A host heap's atomics come here checked with ISHMEM_DEBUG=1 (no fast path then).
+      char *peer =
+          g_fast.direct_atomics ? direct_address(dest, sizeof(T), pe, g_fast.committed) : nullptr;
+      if (!peer)
+        fail(ISHMEM_ERR_UNSUPPORTED,
+             "atomic: host-initiated atomics on a %s heap are not supported; use the device API",
+             rt.backend->name());
+      result = amo_direct(op, reinterpret_cast<T *>(peer), value, cond);
+      return;
+    }
     if (op == AmoOp::compare_swap && pe == g_fast.my_pe) {
       // Open MPI 4.1's osc/rdma crashes on MPI_Compare_and_swap to the calling rank (its
       // shared-memory btl emulates it with a send to a self endpoint it does not have). That

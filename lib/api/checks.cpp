@@ -7,27 +7,57 @@ void check_pe(int pe, const char *fn) {
     fail(ISHMEM_ERR_INVALID_PE, "%s: PE %d is not in [0, %d)", fn, pe, g_fast.n_pes);
 }
 
-std::size_t check_symmetric(const void *sym, std::size_t bytes, const char *fn) {
+namespace {
+
+// Fails if [sym, sym + bytes) lies in the heap's reservation but not in its committed part:
+// nothing was ever allocated there, or it was freed and trimmed.
+void check_committed(const void *sym, std::size_t bytes, const char *fn) {
+  const auto off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
+  const std::size_t reserved = g_fast.stride, committed = g_fast.committed;
+  if (off < reserved && bytes <= reserved - off && (off >= committed || bytes > committed - off))
+    fail(ISHMEM_ERR_NOT_SYMMETRIC,
+         "%s: [%p, +%zu) is in the symmetric heap's reserved but uncommitted part (committed: "
+         "[%p, +%zu)); nothing is allocated there",
+         fn, sym, bytes, static_cast<void *>(g_fast.local_base), g_fast.committed);
+}
+
+// ISHMEM_DEBUG=1: [sym, sym + bytes), at `off` in the heap, lies in one live allocation.
+void check_live(const void *sym, std::size_t off, std::size_t bytes, int pe, const char *fn) {
+  if (g_fast.debug && !runtime().heap->allocator().in_live_block(off, bytes))
+    fail(ISHMEM_ERR_NOT_SYMMETRIC,
+         "%s: address %p (+%zu bytes) to PE %d is not inside a live allocation (ISHMEM_DEBUG=1)",
+         fn, sym, bytes, pe);
+}
+
+}  // namespace
+
+std::size_t check_symmetric(const void *sym, std::size_t bytes, int pe, const char *fn) {
   std::size_t off;
-  if (!in_heap(sym, bytes, off))
+  if (!in_heap(sym, bytes, off)) {
+    check_committed(sym, bytes, fn);
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)", fn,
-         sym, bytes, static_cast<void *>(g_fast.local_base), g_fast.stride);
+         sym, bytes, static_cast<void *>(g_fast.local_base), g_fast.committed);
+  }
+  check_live(sym, off, bytes, pe, fn);
   return off;
 }
 
-std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::size_t size,
+std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::size_t size, int pe,
                                     const char *fn, const char *label, const char *kind) {
   std::size_t off;
-  if (!in_heap_aligned(sym, count, size, off))
+  if (!in_heap_aligned(sym, count, size, off)) {
+    // An overflowing count never fits: the reservation test needs no exact byte count.
+    std::size_t bytes;
+    check_committed(sym, __builtin_mul_overflow(count, size, &bytes) ? SIZE_MAX : bytes, fn);
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: %s%p is not an aligned %s in the symmetric heap", fn, label,
          sym, kind);
+  }
+  check_live(sym, off, count * size, pe, fn);
   return off;
 }
 
-std::size_t check_symmetric_word(const void *sym, std::size_t size, const char *fn) {
-  std::size_t off;
-  if (!in_heap(sym, size, off))
-    fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: %p is not inside the symmetric heap", fn, sym);
+std::size_t check_symmetric_word(const void *sym, std::size_t size, int pe, const char *fn) {
+  std::size_t off = check_symmetric(sym, size, pe, fn);
   if (off % size != 0)
     fail(ISHMEM_ERR_INVALID_ARG, "%s: %p is not aligned to %zu bytes", fn, sym, size);
   return off;

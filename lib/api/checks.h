@@ -12,18 +12,19 @@
 
 namespace ishmem::detail {
 
-// The one symmetric range test: true if [sym, sym + bytes) lies in this PE's heap; `off` gets
-// sym's offset in it.
+// The one symmetric range test: true if [sym, sym + bytes) lies in this PE's heap as far as
+// it is committed (past that the window is only reserved, and an access would fault); `off`
+// gets sym's offset in it.
 inline bool in_heap(const void *sym, std::size_t bytes, std::size_t &off) {
   off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
-  return off < g_fast.stride && bytes <= g_fast.stride - off;
+  return off < g_fast.committed && bytes <= g_fast.committed - off;
 }
 
 // The same for an array of `count` elements of `size` bytes, aligned to `size`.
 inline bool in_heap_aligned(const void *sym, std::size_t count, std::size_t size,
                             std::size_t &off) {
   off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
-  return off < g_fast.stride && count <= (g_fast.stride - off) / size && off % size == 0;
+  return off < g_fast.committed && count <= (g_fast.committed - off) / size && off % size == 0;
 }
 
 inline bool valid_sig_op(int sig_op) {
@@ -32,15 +33,18 @@ inline bool valid_sig_op(int sig_op) {
 
 // ISHMEM_ERR_INVALID_PE unless 0 <= pe < n_pes.
 void check_pe(int pe, const char *fn);
-// ISHMEM_ERR_NOT_SYMMETRIC unless [sym, sym + bytes) is in the heap; returns sym's offset.
-std::size_t check_symmetric(const void *sym, std::size_t bytes, const char *fn);
-// ISHMEM_ERR_NOT_SYMMETRIC unless `count` elements of `size` bytes at `sym` are in the heap,
-// aligned; the message calls sym "<label><sym>" and the data "an aligned <kind>".
-std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::size_t size,
+// The symmetric range checks: each fails with ISHMEM_ERR_NOT_SYMMETRIC when the data is not in
+// the committed heap (saying so when it is in the reserved but uncommitted part) and, with
+// ISHMEM_DEBUG=1, when it is not inside one live allocation; the message names `pe`, the
+// target. Each returns sym's offset.
+// [sym, sym + bytes).
+std::size_t check_symmetric(const void *sym, std::size_t bytes, int pe, const char *fn);
+// `count` elements of `size` bytes at `sym`, aligned; the message calls sym "<label><sym>" and
+// the data "an aligned <kind>".
+std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::size_t size, int pe,
                                     const char *fn, const char *label, const char *kind);
-// For an AMO target: ISHMEM_ERR_NOT_SYMMETRIC outside the heap, then ISHMEM_ERR_INVALID_ARG
-// unless aligned to `size`.
-std::size_t check_symmetric_word(const void *sym, std::size_t size, const char *fn);
+// An AMO target; then ISHMEM_ERR_INVALID_ARG unless aligned to `size`.
+std::size_t check_symmetric_word(const void *sym, std::size_t size, int pe, const char *fn);
 // ISHMEM_ERR_INVALID_ARG unless cmp is an ISHMEM_CMP_* operator.
 void check_cmp(int cmp, const char *fn);
 // ISHMEM_ERR_INVALID_ARG unless sig_op is ISHMEM_SIGNAL_SET or ISHMEM_SIGNAL_ADD.

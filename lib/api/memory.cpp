@@ -1,5 +1,6 @@
 // Collective symmetric allocation: each call is one call into the heap's owner (lib/heap),
-// which checks that every PE made the same call before it changes the heap.
+// which checks that every PE made the same call before it changes the heap. Afterwards the
+// range checks learn the committed size (and ISHMEM_DEBUG=1 the live allocations).
 #include "api/guard.h"
 #include "runtime/runtime.h"
 
@@ -7,10 +8,26 @@ using namespace ishmem::detail;
 
 namespace {
 
+// Runs body(heap) in guard(), then heap_changed, even when body threw: a failed call may still
+// have changed the heap (a realloc whose copy failed frees the new block, and may trim).
 template <class F>
-void *guarded_pointer(F &&body) {
+int heap_call(F &&body) {
+  return guard([&] {
+    Runtime &rt = runtime();
+    try {
+      body(*rt.heap);
+    } catch (...) {
+      heap_changed(rt);
+      throw;
+    }
+    heap_changed(rt);
+  });
+}
+
+template <class F>
+void *heap_pointer(F &&body) {
   void *result = nullptr;
-  guard([&] { result = body(); });
+  heap_call([&](Heap &heap) { result = body(heap); });
   return result;
 }
 
@@ -19,27 +36,27 @@ void *guarded_pointer(F &&body) {
 extern "C" {
 
 void *ishmem_malloc(size_t size) {
-  return guarded_pointer([&] { return runtime().heap->malloc(size); });
+  return heap_pointer([&](Heap &heap) { return heap.malloc(size); });
 }
 
 void *ishmem_align(size_t alignment, size_t size) {
-  return guarded_pointer([&] { return runtime().heap->align(alignment, size); });
+  return heap_pointer([&](Heap &heap) { return heap.align(alignment, size); });
 }
 
 void *ishmem_calloc(size_t count, size_t size) {
-  return guarded_pointer([&] { return runtime().heap->calloc(count, size); });
+  return heap_pointer([&](Heap &heap) { return heap.calloc(count, size); });
 }
 
 void *ishmem_realloc(void *ptr, size_t size) {
-  return guarded_pointer([&] { return runtime().heap->realloc(ptr, size); });
+  return heap_pointer([&](Heap &heap) { return heap.realloc(ptr, size); });
 }
 
 int ishmem_free(void *ptr) {
-  return guard([ptr] { runtime().heap->free(ptr); });
+  return heap_call([ptr](Heap &heap) { heap.free(ptr); });
 }
 
 int ishmemx_heap_trim(void) {
-  return guard([] { runtime().heap->trim(); });
+  return heap_call([](Heap &heap) { heap.trim(); });
 }
 
 }  // extern "C"

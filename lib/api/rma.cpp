@@ -27,7 +27,7 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
     if (!local)
       fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn,
            dir == Direction::put ? "source" : "destination");
-    std::size_t off = check_symmetric(sym, bytes, fn);
+    std::size_t off = check_symmetric(sym, bytes, pe, fn);
     int slot = rt.pe_slot[pe];
     if (slot >= 0) {  // node-local heap that the CPU cannot address: the backend copies
       char *peer = g_fast.window + g_fast.stride * static_cast<std::size_t>(slot) + off;
@@ -93,7 +93,7 @@ void check_strided(Direction dir, const void *dest, const void *source, std::ptr
   if (!(put ? source : dest))
     fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, put ? "source" : "destination");
   // The symmetric side, from the first element's start to the last one's end.
-  check_symmetric(put ? dest : source, sym_span + size, fn);
+  check_symmetric(put ? dest : source, sym_span + size, pe, fn);
   check_local_span(put ? source : dest, local_span, size, put ? sst : dst, nelems, fn,
                    put ? "source" : "destination");
 }

@@ -10,6 +10,16 @@ using namespace ishmem::detail;
 
 namespace {
 
+// The signal's update on the peer's mapping, once the data is stored: release, so that the
+// data becomes visible no later than the signal.
+void signal_direct(char *peer_sig, std::uint64_t signal, int sig_op) {
+  auto *sig = reinterpret_cast<std::uint64_t *>(peer_sig);
+  if (sig_op == ISHMEM_SIGNAL_SET)
+    __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
+  else
+    __atomic_fetch_add(sig, signal, __ATOMIC_RELEASE);
+}
+
 // Every put-with-signal reports its errors under this name.
 constexpr const char *kName = "ishmem_putmem_signal";
 
@@ -20,8 +30,8 @@ int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t
     Runtime &rt = runtime();
     check_pe(pe, kName);  // a bad PE is reported as such, as by ishmem_putmem
     check_sig_op(sig_op, kName);
-    check_symmetric_aligned(sig_addr, 1, sizeof *sig_addr, kName, "signal ", "address");
-    if (!rt.remote)
+    check_symmetric_aligned(sig_addr, 1, sizeof *sig_addr, pe, kName, "signal ", "address");
+    if (!rt.remote && !g_fast.direct_atomics)
       fail(ISHMEM_ERR_UNSUPPORTED,
            "ishmem_putmem_signal: host-initiated signals on a %s heap "
            "are not supported; use the device API",
@@ -31,6 +41,11 @@ int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t
   if (rc != ISHMEM_SUCCESS) return rc;
   return guard([&] {
     Runtime &rt = runtime();
+    if (!rt.remote) {  // a host heap with ISHMEM_DEBUG=1 (no fast path): checked above
+      signal_direct(direct_address(sig_addr, sizeof *sig_addr, pe, g_fast.committed), signal,
+                    sig_op);
+      return;
+    }
     std::size_t off = reinterpret_cast<char *>(sig_addr) - g_fast.local_base;
     // The data may have gone by CPU stores (a node-local target): order them before the
     // MPI atomic as well.
@@ -51,12 +66,7 @@ inline int put_signal(void *dest, const void *source, std::size_t bytes, std::ui
     return signal_slow(dest, source, bytes, sig_addr, signal, sig_op, pe, blocking);
   int rc = rma(Direction::put, dest, source, bytes, pe, blocking, kName);
   if (rc != ISHMEM_SUCCESS) return rc;
-  // Release: the data stores above become visible no later than the signal.
-  auto *sig = reinterpret_cast<std::uint64_t *>(peer_sig);
-  if (sig_op == ISHMEM_SIGNAL_SET)
-    __atomic_store_n(sig, signal, __ATOMIC_RELEASE);
-  else
-    __atomic_fetch_add(sig, signal, __ATOMIC_RELEASE);
+  signal_direct(peer_sig, signal, sig_op);
   return ISHMEM_SUCCESS;
 }
 

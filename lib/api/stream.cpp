@@ -17,7 +17,7 @@ namespace {
 // The peer's copy of symmetric [sym, sym + bytes) on node-local `pe`; fails with the reason.
 char *stream_peer_address(const void *sym, std::size_t bytes, int pe, const char *fn) {
   check_pe(pe, fn);
-  std::size_t off = check_symmetric(sym, bytes, fn);
+  std::size_t off = check_symmetric(sym, bytes, pe, fn);
   int slot = runtime().pe_slot[pe];
   if (slot < 0) fail(ISHMEM_ERR_UNSUPPORTED, "%s: PE %d is on another node", fn, pe);
   return g_fast.window + g_fast.stride * static_cast<std::size_t>(slot) + off;

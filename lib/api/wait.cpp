@@ -60,7 +60,7 @@ Runtime &check(const T *ivars, std::size_t n, int cmp, const char *fn) {
   if (!g_fast.host_access)
     fail(ISHMEM_ERR_UNSUPPORTED, "%s: the %s heap is not CPU-addressable; wait on the device", fn,
          rt.backend->name());
-  check_symmetric_aligned(ivars, n, sizeof(T), fn, "", "array");
+  check_symmetric_aligned(ivars, n, sizeof(T), g_fast.my_pe, fn, "", "array");
   return rt;
 }
 

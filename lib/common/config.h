@@ -37,7 +37,10 @@ namespace ishmem::detail {
   X(bind, BIND, choice, "auto", "auto|none",                                                   \
     "auto binds each PE's threads to the cores nearest its GPU (hwloc); none leaves them")     \
   X(node_local, NODE_LOCAL, choice, "auto", "auto|self",                                       \
-    "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI")
+    "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI")    \
+  X(debug, DEBUG, choice, "0", "0|1",                                                          \
+    "1 checks every RMA, atomic, signal and wait call, host and device, against the live "     \
+    "allocations and the PE range (slower); a bad device call stops the kernel")
 
 struct Config {
 #define ISHMEMI_CONFIG_FIELD(field, NAME, kind, def, choices, doc) \

@@ -25,8 +25,8 @@ std::optional<std::size_t> Allocator::find(std::size_t size, std::size_t align) 
   return std::nullopt;
 }
 
-void Allocator::take(std::size_t offset, std::size_t size) {
-  size = round_size(size);
+void Allocator::take(std::size_t offset, std::size_t requested) {
+  const std::size_t size = round_size(requested);
   auto it = free_.upper_bound(offset);
   if (it == free_.begin()) fail(ISHMEM_ERR_INTERNAL, "allocator: offset %zu is not free", offset);
   --it;
@@ -36,7 +36,7 @@ void Allocator::take(std::size_t offset, std::size_t size) {
   free_.erase(it);
   if (offset > block) free_.emplace(block, offset - block);
   if (offset + size < block + length) free_.emplace(offset + size, block + length - offset - size);
-  used_.emplace(offset, size);
+  used_.emplace(offset, UsedBlock{size, requested});
   used_bytes_ += size;
 }
 
@@ -59,7 +59,7 @@ void Allocator::insert_free(std::size_t offset, std::size_t size) {
 std::size_t Allocator::release(std::size_t offset) {
   auto it = used_.find(offset);
   if (it == used_.end()) return 0;
-  std::size_t size = it->second;
+  std::size_t size = it->second.size;
   used_.erase(it);
   used_bytes_ -= size;
   insert_free(offset, size);
@@ -68,26 +68,36 @@ std::size_t Allocator::release(std::size_t offset) {
 
 std::size_t Allocator::block_size(std::size_t offset) const {
   auto it = used_.find(offset);
-  return it == used_.end() ? 0 : it->second;
+  return it == used_.end() ? 0 : it->second.size;
+}
+
+bool Allocator::in_live_block(std::size_t offset, std::size_t bytes) const {
+  auto it = used_.upper_bound(offset);  // the first block after the one holding offset
+  if (it == used_.begin()) return false;
+  --it;
+  const std::size_t into = offset - it->first;
+  return into < it->second.requested && bytes <= it->second.requested - into;
 }
 
 bool Allocator::can_resize_in_place(std::size_t offset, std::size_t new_size) const {
   auto it = used_.find(offset);
   if (it == used_.end()) return false;
   new_size = round_size(new_size);
-  if (new_size <= it->second) return true;
-  auto next = free_.find(offset + it->second);
-  return next != free_.end() && next->second >= new_size - it->second;
+  const std::size_t old_size = it->second.size;
+  if (new_size <= old_size) return true;
+  auto next = free_.find(offset + old_size);
+  return next != free_.end() && next->second >= new_size - old_size;
 }
 
-bool Allocator::resize_in_place(std::size_t offset, std::size_t new_size) {
+bool Allocator::resize_in_place(std::size_t offset, std::size_t requested) {
   auto it = used_.find(offset);
   if (it == used_.end()) return false;
-  new_size = round_size(new_size);
-  std::size_t old_size = it->second;
+  const std::size_t new_size = round_size(requested);
+  const std::size_t old_size = it->second.size;
   if (new_size <= old_size) {
+    it->second.requested = requested;
     if (new_size < old_size) {
-      it->second = new_size;
+      it->second.size = new_size;
       used_bytes_ -= old_size - new_size;
       insert_free(offset + new_size, old_size - new_size);
     }
@@ -99,7 +109,7 @@ bool Allocator::resize_in_place(std::size_t offset, std::size_t new_size) {
   std::size_t rest = next->second - grow;
   free_.erase(next);
   if (rest > 0) free_.emplace(offset + new_size, rest);
-  it->second = new_size;
+  it->second = UsedBlock{new_size, requested};
   used_bytes_ += grow;
   return true;
 }

@@ -24,6 +24,14 @@ class Allocator {
   std::size_t release(std::size_t offset);
   // Size of the used block starting at `offset`, 0 if none.
   std::size_t block_size(std::size_t offset) const;
+  // True if [offset, offset + bytes) lies inside the bytes requested for one used block (not
+  // its rounding); O(log n). The checks of ISHMEM_DEBUG=1.
+  bool in_live_block(std::size_t offset, std::size_t bytes) const;
+  // Calls f(offset, requested bytes) for every used block, by offset.
+  template <class F>
+  void for_each_live_block(F &&f) const {
+    for (const auto &[offset, block] : used_) f(offset, block.requested);
+  }
   // True if resize_in_place(offset, new_size) would succeed; no state change.
   bool can_resize_in_place(std::size_t offset, std::size_t new_size) const;
   // Grows or shrinks a used block in place if the space after it allows; true on success.
@@ -44,7 +52,11 @@ class Allocator {
   std::size_t capacity_;
   std::size_t used_bytes_ = 0;
   std::map<std::size_t, std::size_t> free_;  // offset -> size, never adjacent
-  std::map<std::size_t, std::size_t> used_;  // offset -> size
+  struct UsedBlock {
+    std::size_t size;       // rounded to kMinAlign: what the block takes
+    std::size_t requested;  // what the caller asked for
+  };
+  std::map<std::size_t, UsedBlock> used_;  // by offset
 };
 
 }  // namespace ishmem::detail

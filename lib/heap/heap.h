@@ -52,6 +52,8 @@ class Heap {
   std::size_t stride() const { return window_->stride(); }
   char *local_base() const { return window_->local_base(); }
   std::size_t committed() const { return window_->committed(); }
+  // The live blocks (ISHMEM_DEBUG=1 checks against them). Changed only by the calls above.
+  const Allocator &allocator() const { return *allocator_; }
   Backend &backend() const { return *backend_; }
   // The off-node transport; nullptr when every PE is on this node.
   MpiTransport *transport() const { return transport_.get(); }

@@ -1,5 +1,6 @@
 #include "runtime/gpu_runtime.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -20,14 +21,27 @@ namespace {
 // runtime's thread, beside the application's thread (which owns that counter).
 constexpr std::size_t kSyncBytes = 4096;
 
+// ISHMEM_DEBUG=1's table of live allocations starts with room for this many.
+constexpr std::size_t kFirstLiveCapacity = 64;
+
 struct GpuRuntime {
   ~GpuRuntime() {
     if (!backend) return;
     backend->device_free(pe_slot_device);
+    backend->device_free(heap_map_device);
+    for (void *table : live_tables) backend->device_free(table);
     if (handle.barrier) backend->unregister_host(sync_heap->window());
   }
   GpuBackend *backend = nullptr;
   int *pe_slot_device = nullptr;
+  ishmemx_heap_map_t *heap_map_device = nullptr;
+  ishmemx_heap_map_t heap_map{};  // what the device's copy holds
+  // ISHMEM_DEBUG=1: two tables of live allocations, written in turn so that a kernel reading
+  // the published one during an allocation call reads a whole table. Outgrown ones stay
+  // allocated until finalize, for the same reason.
+  std::vector<void *> live_tables;
+  std::size_t live_capacity = 0;  // blocks per table
+  int next_table = 0;
   ishmemx_device_handle_t handle{};
   std::unique_ptr<Backend> sync_backend;
   std::unique_ptr<SymmetricHeap> sync_heap;
@@ -88,7 +102,53 @@ void run_stream_barrier(void *arg) {
   }
 }
 
+// Writes `live`, the count and then the (offset, bytes) pairs, into the table not published,
+// growing both when it has no room; returns its device address.
+const std::size_t *write_live_table(GpuRuntime &g, const std::vector<std::size_t> &live) {
+  const std::size_t blocks = live[0];
+  if (blocks > g.live_capacity) {
+    const std::size_t capacity = std::max(kFirstLiveCapacity, 2 * blocks);
+    std::vector<void *> fresh;
+    try {
+      for (int i = 0; i < 2; ++i)
+        fresh.push_back(g.backend->device_alloc(sizeof(std::size_t) * (1 + 2 * capacity)));
+    } catch (...) {
+      for (void *table : fresh) g.backend->device_free(table);
+      throw;
+    }
+    g.live_tables.insert(g.live_tables.end(), fresh.begin(), fresh.end());
+    g.live_capacity = capacity;
+  }
+  g.next_table ^= 1;
+  void *table = g.live_tables[g.live_tables.size() - 2 + g.next_table];
+  g.backend->copy(table, live.data(), sizeof(std::size_t) * live.size());
+  return static_cast<const std::size_t *>(table);
+}
+
+// Brings the device's heap map up to date with `heap`: the committed size always, the table
+// of live allocations with ISHMEM_DEBUG=1.
+void write_heap_map(GpuRuntime &g, const Heap &heap) {
+  ishmemx_heap_map_t map = g.heap_map;
+  map.committed = heap.committed();
+  if (g.handle.debug) {
+    std::vector<std::size_t> live{0};
+    heap.allocator().for_each_live_block([&live](std::size_t offset, std::size_t bytes) {
+      live.push_back(offset);
+      live.push_back(bytes);
+    });
+    live[0] = (live.size() - 1) / 2;
+    map.live = write_live_table(g, live);
+  }
+  if (map.committed != g.heap_map.committed || map.live != g.heap_map.live)
+    g.backend->copy(g.heap_map_device, &map, sizeof map);
+  g.heap_map = map;
+}
+
 }  // namespace
+
+void gpu_heap_changed(Runtime &rt) {
+  if (g_gpu) write_heap_map(*g_gpu, *rt.heap);
+}
 
 GpuBackend *gpu_backend(const Runtime &rt) {
   return dynamic_cast<GpuBackend *>(rt.backend);
@@ -124,7 +184,13 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   gpu->copy(state->pe_slot_device, rt.pe_slot.data(), table_bytes);
   ishmemx_device_handle_t h = handle_from(fast);
   h.pe_slot = state->pe_slot_device;
+  state->heap_map_device =
+      static_cast<ishmemx_heap_map_t *>(gpu->device_alloc(sizeof(ishmemx_heap_map_t)));
+  h.heap_map = state->heap_map_device;
   state->handle = h;
+  // The device's map is written whole once (it starts as uninitialized memory), then kept.
+  state->heap_map.committed = ~std::size_t{0};
+  write_heap_map(*state, *rt.heap);
   // Collective over the node: every PE has the GPU backend (the runtime agreed on it).
   state->sync_backend = make_host_backend();
   state->sync_heap = std::make_unique<SymmetricHeap>(*state->sync_backend, *rt.mesh, *rt.boot,

@@ -13,6 +13,8 @@ namespace ishmem::detail {
 // a GPU one; nothing otherwise), and by runtime_finalize after the last barrier.
 void gpu_runtime_init(Runtime &rt, const FastPath &fast);
 void gpu_runtime_finalize() noexcept;
+// After a heap call (runtime's heap_changed): the device's heap map follows the heap.
+void gpu_heap_changed(Runtime &rt);
 
 // The runtime's GPU backend, or nullptr with the host backend.
 GpuBackend *gpu_backend(const Runtime &rt);

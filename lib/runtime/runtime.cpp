@@ -87,7 +87,21 @@ void check_config_agrees(MPI_Comm comm, const Config &config) {
            shared[i].first, config_value_text(config, shared[i].first).c_str());
 }
 
+// The range checks and the fast paths' limits follow the committed size, never the reserved
+// stride: past it an access would fault node-local. ISHMEM_DEBUG=1 sends every call to the
+// slow path, where its checks are, at no cost to the fast path.
+void set_committed(FastPath &fast, std::size_t committed) {
+  fast.committed = committed;
+  fast.direct_bytes = fast.host_access && !fast.debug ? committed : 0;
+  fast.atomic_bytes = fast.direct_atomics && !fast.debug ? committed : 0;
+}
+
 }  // namespace
+
+void heap_changed(Runtime &rt) {
+  set_committed(g_fast, rt.heap->committed());
+  gpu_heap_changed(rt);
+}
 
 Runtime &runtime() {
   if (!g_rt) fail(ISHMEM_ERR_NOT_INITIALIZED, "ishmem is not initialized (call ishmem_init)");
@@ -153,8 +167,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.contiguous_byte = contiguous;
   fast.host_access = rt->backend->host_accessible();
   fast.direct_atomics = fast.host_access && !rt->remote;
-  fast.direct_bytes = fast.host_access ? fast.stride : 0;
-  fast.atomic_bytes = fast.direct_atomics ? fast.stride : 0;
+  fast.debug = rt->config.debug == "1";
+  set_committed(fast, rt->heap->committed());
   fast.initialized = true;
   // Device state and stream barriers (GPU backends only).
   agreed_setup_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });

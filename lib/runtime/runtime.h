@@ -22,12 +22,15 @@ namespace ishmem::detail {
 // fields stay empty here.
 struct alignas(64) FastPath : ishmemx_device_handle_t {
   constexpr FastPath()
-      : ishmemx_device_handle_t{nullptr, 0, nullptr, nullptr, -1, 0, 0, 0, 0, 0, nullptr, 0} {}
-  // Limits of the fast paths, folded into the range check: `stride` when the CPU may load and
-  // store the heap (RMA) or run its atomics on it (AMO, no MPI window in use), else 0, which
-  // sends every call to the slow path.
+      : ishmemx_device_handle_t{nullptr, 0, nullptr, nullptr, -1,      0, 0,
+                                0,       0, 0,       0,       nullptr, 0, nullptr} {}
+  // Limits of the fast paths, folded into the range check: `committed` when the CPU may load
+  // and store the heap (RMA) or run its atomics on it (AMO, no MPI window in use), else 0,
+  // which sends every call to the slow path (as ISHMEM_DEBUG=1 does, whose checks live there).
+  // Past `committed` the window is only reserved: an access there would fault.
   std::size_t direct_bytes = 0;
   std::size_t atomic_bytes = 0;
+  std::size_t committed = 0;  // bytes of each slot backed by memory; equal on every PE
   // The layout's `contiguous` again, as a byte: x86 tests a byte in memory in one instruction,
   // an int (the handle's C type) in two, and ishmem_p is a few dozen instructions.
   bool contiguous_byte = false;
@@ -37,6 +40,7 @@ struct alignas(64) FastPath : ishmemx_device_handle_t {
   bool direct_atomics = false;
   bool initialized = false;
 };
+static_assert(sizeof(FastPath) <= 128, "the fast path's state spans two cache lines");
 extern FastPath g_fast __attribute__((visibility("hidden")));
 
 struct Runtime {
@@ -58,6 +62,9 @@ extern Runtime *g_rt;
 // Builds and tears down the runtime. Throw Error.
 void runtime_init(MPI_Comm comm, bool owns_mpi);
 void runtime_finalize();
+// After every call that may change the heap (allocation, free, trim; failed ones too): updates
+// the committed size in the fast path and, on a GPU, the device's heap map. Throws Error.
+void heap_changed(Runtime &rt);
 // Throws ISHMEM_ERR_NOT_INITIALIZED unless initialized.
 Runtime &runtime();
 

@@ -150,6 +150,7 @@ TEST(Config, LoadOverrides) {
               {"ISHMEM_DEVICE", "3"},
               {"ISHMEM_BIND", "none"},
               {"ISHMEM_NODE_LOCAL", "self"},
+              {"ISHMEM_DEBUG", "1"},
               {"ISHMEM_UNRELATED", "x"}};
   Config c = load_config(env.fn());
   EXPECT_EQ(c.symmetric_size, std::size_t{256} << 20);
@@ -162,6 +163,7 @@ TEST(Config, LoadOverrides) {
   EXPECT_EQ(c.device, 3);
   EXPECT_EQ(c.bind, "none");
   EXPECT_EQ(c.node_local, "self");
+  EXPECT_EQ(c.debug, "1");
   EXPECT_EQ(config_value_text(c, "ISHMEM_SYMMETRIC_SIZE"), std::to_string(256u << 20));
   EXPECT_EQ(config_value_text(c, "ISHMEM_BOOTSTRAP_TIMEOUT"), "2.5");
   EXPECT_EQ(config_value_text(c, "ISHMEM_NODE_LOCAL"), "self");
@@ -187,6 +189,7 @@ TEST(Config, LoadBadValueNamesTheVariable) {
                                                   {"ISHMEM_DEVICE", "first"},
                                                   {"ISHMEM_BIND", "all"},
                                                   {"ISHMEM_NODE_LOCAL", "everyone"},
+                                                  {"ISHMEM_DEBUG", "yes"},
                                                   {"ISHMEM_SYMMETRIC_SIZE", "0"}};
   for (const auto &[name, value] : bad) {
     SCOPED_TRACE(name + "=" + value);
@@ -211,7 +214,7 @@ TEST(Config, VarsTableIsComplete) {
 #undef ISHMEMI_TEST_FIELD
   const auto &vars = config_vars();
   ASSERT_EQ(vars.size(), fields.size());
-  EXPECT_EQ(vars.size(), 12u);
+  EXPECT_EQ(vars.size(), 13u);
   Config defaults = load_config([](const char *) -> const char * { return nullptr; });
   std::set<std::string> seen;
   for (const ConfigVarInfo &v : vars) {

@@ -6,6 +6,7 @@
 #define ISHMEM_DETAIL_RMA_IMPL_H
 
 #include "ishmem.h"
+#include "ishmem/detail/checks.h"
 #include "ishmem/detail/copy.h"
 #include "ishmem/detail/mode.h"
 #include "ishmem/device_handle.h"
@@ -24,6 +25,7 @@ ISHMEMI_FN char *peer(const Handle &h, const void *sym, int pe) {
 
 template <class G, bool NBI>
 ISHMEMI_FN int put_group(const Handle &h, void *dest, const void *src, size_t n, int pe) {
+  check("put", h, dest, n, pe);
   G::sync(); /* every thread's writes to src are done */
   copy<G>(peer(h, dest, pe), src, n);
   if (!NBI) G::sync(); /* src may be reused by any thread of the group */
@@ -31,6 +33,7 @@ ISHMEMI_FN int put_group(const Handle &h, void *dest, const void *src, size_t n,
 }
 template <class G, bool NBI>
 ISHMEMI_FN int get_group(const Handle &h, void *dest, const void *src, size_t n, int pe) {
+  check("get", h, src, n, pe);
   G::sync();
   copy<G>(dest, peer(h, src, pe), n);
   if (!NBI) G::sync(); /* dest is complete for every thread of the group */
@@ -38,11 +41,13 @@ ISHMEMI_FN int get_group(const Handle &h, void *dest, const void *src, size_t n,
 }
 template <class T>
 ISHMEMI_FN int p(const Handle &h, T *dest, T value, int pe) {
+  check("p", h, dest, sizeof(T), pe);
   *(volatile T *)peer(h, dest, pe) = value;
   return ISHMEM_SUCCESS;
 }
 template <class T>
 ISHMEMI_FN T g(const Handle &h, const T *src, int pe) {
+  check("g", h, src, sizeof(T), pe);
   return *(const volatile T *)peer(h, src, pe);
 }
 ISHMEMI_FN int quiet(const Handle &) {
@@ -53,10 +58,11 @@ ISHMEMI_FN int fence(const Handle &) {
   __threadfence_system();
   return ISHMEM_SUCCESS;
 }
+/* NULL unless dest lies in the committed heap (past it the window is only reserved). */
 template <class>
 ISHMEMI_FN void *ptr(const Handle &h, const void *dest, int pe) {
   size_t off = (size_t)((const char *)dest - h.local_base);
-  if (pe < 0 || pe >= h.n_pes || off >= h.stride) return 0;
+  if (pe < 0 || pe >= h.n_pes || !h.heap_map || off >= h.heap_map->committed) return 0;
   return peer(h, dest, pe);
 }
 ISHMEMI_FN int my_pe(const Handle &h) {

@@ -17,6 +17,7 @@ namespace ishmemi {
 
 template <class T>
 ISHMEMI_FN word_t<T> *peer_word(const Handle &h, const T *sym, int pe) {
+  check("atomic", h, sym, sizeof(T), pe);
   return (word_t<T> *)peer(h, sym, pe);
 }
 template <class T>
@@ -108,6 +109,8 @@ ISHMEMI_FETCH_NBI_OP(fetch_xor)
 template <class G, bool NBI>
 ISHMEMI_FN int put_signal_group(const Handle &h, void *dest, const void *src, size_t n,
                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  check("put_signal", h, dest, n, pe);
+  check("put_signal", h, sig_addr, sizeof *sig_addr, pe);
   G::sync(); /* every thread's writes to src are done */
   copy<G>(peer(h, dest, pe), src, n);
   G::sync(); /* every thread's part of the data is written */
