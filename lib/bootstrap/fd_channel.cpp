@@ -175,7 +175,13 @@ std::size_t check_received(const msghdr &msg, ssize_t n, std::size_t len, std::s
   for (const cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm;
        cm = CMSG_NXTHDR(const_cast<msghdr *>(&msg), const_cast<cmsghdr *>(cm))) {
     if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS) continue;
-    std::size_t count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    // Only fds that lie inside the control data: cmsg_len is not checked against
+    // msg_controllen by CMSG_FIRSTHDR, and one shorter than a header would wrap around.
+    const auto *payload = reinterpret_cast<const unsigned char *>(CMSG_DATA(cm));
+    const auto *end = static_cast<const unsigned char *>(msg.msg_control) + msg.msg_controllen;
+    const std::size_t claimed = cm->cmsg_len >= CMSG_LEN(0) ? cm->cmsg_len - CMSG_LEN(0) : 0;
+    const std::size_t present = payload < end ? static_cast<std::size_t>(end - payload) : 0;
+    const std::size_t count = std::min(claimed, present) / sizeof(int);
     for (std::size_t i = 0; i < count; ++i) {
       int fd;
       memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);

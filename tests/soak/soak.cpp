@@ -62,6 +62,12 @@ enum Collective { kBarrier, kSync, kBroadcast, kNumCollectives };
 const char *const kOpNames[kNumOps] = {"put",  "p",     "get",   "fetch_add",    "add",
                                        "swap", "cswap", "fetch", "putmem_signal"};
 
+// Swap, compare_swap and fetch work on the issuing PE's atomic slots; the rest on its put slots
+// or the shared counters.
+bool on_atomic_slot(Op op) {
+  return op == kSwap || op == kCompareSwap || op == kFetch;
+}
+
 // One PE's operation of one round, with everything it writes.
 struct Step {
   Op op;
@@ -75,8 +81,7 @@ Step draw_step(Rng &rng, int npes) {
   s.op = static_cast<Op>(rng.below(kNumOps));
   s.target = rng.below(npes);
   s.len = s.op == kPut || s.op == kGet || s.op == kPutSignal ? 1 + rng.below(kMaxPut) : 1;
-  s.slot = s.op == kSwap || s.op == kCompareSwap || s.op == kFetch ? rng.below(kAtomicSlots)
-                                                                   : rng.below(kSlots - s.len + 1);
+  s.slot = on_atomic_slot(s.op) ? rng.below(kAtomicSlots) : rng.below(kSlots - s.len + 1);
   s.counter = rng.below(kCounters);
   s.cond_matches = rng.below(2) == 0;
   for (int i = 0; i < s.len; ++i) s.values[i] = rng.next();
@@ -148,9 +153,10 @@ class Soak {
     ++op_counts_[s.op];
     HeapData &e = expect_[s.target];
     std::uint64_t *mine = heap_->data[me_] + s.slot;
-    std::uint64_t *atomic = &heap_->atomics[me_][s.slot];
+    const bool atomic_slot = on_atomic_slot(s.op);  // else s.slot is a put slot
+    std::uint64_t *atomic = atomic_slot ? &heap_->atomics[me_][s.slot] : nullptr;
     std::uint64_t *counter = &heap_->counters[s.counter];
-    const std::uint64_t want = e.atomics[me_][s.slot];
+    const std::uint64_t want = atomic_slot ? e.atomics[me_][s.slot] : 0;
     int rc = ISHMEM_SUCCESS;
     switch (s.op) {
       case kPut:
