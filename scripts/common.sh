@@ -31,14 +31,16 @@ install_packages() {
 
 BASE_PACKAGES=(g++ make ninja-build cmake pkg-config openmpi-bin libopenmpi-dev libhwloc-dev libgtest-dev)
 
-# build DIR [CMAKE ARGS...]: configures and builds.
+# build DIR [CMAKE ARGS...]: configures and builds (only the targets in BUILD_TARGETS, when
+# set).
 build() {
   local dir="$1"
   shift
   mkdir -p "$dir"
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" \
     >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; return 1; }
-  cmake --build "$dir" -j "$JOBS"
+  # shellcheck disable=SC2086 # a list of target names
+  cmake --build "$dir" -j "$JOBS" ${BUILD_TARGETS:+--target $BUILD_TARGETS}
 }
 
 has_nvidia_gpu() { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }

@@ -23,7 +23,9 @@ inline char *direct_address(const void *sym, std::size_t bytes, int pe, std::siz
   if (off >= limit || bytes > limit - off) return nullptr;
   unsigned slot;
   if (__builtin_expect(f.contiguous_byte, 1)) {
-    slot = static_cast<unsigned>(pe - f.first_local_pe);  // bounds pe as well
+    // Unsigned, so that a PE far below the first local one (INT_MIN) wraps instead of
+    // overflowing; a PE outside the node lands at or above n_local either way.
+    slot = static_cast<unsigned>(pe) - static_cast<unsigned>(f.first_local_pe);
   } else {
     if (static_cast<unsigned>(pe) >= static_cast<unsigned>(f.n_pes)) return nullptr;
     slot = static_cast<unsigned>(f.pe_slot[pe]);

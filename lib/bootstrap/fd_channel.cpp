@@ -154,35 +154,53 @@ std::vector<UniqueFd> recv_message(int sock, void *data, std::size_t len, std::s
     if (n < 0) fail(ISHMEM_ERR_SYSTEM, "recvmsg from %s failed: %s", peer, strerror(errno));
     break;
   }
-  // Take ownership of every fd first, so that each error below closes them. The control
-  // buffer holds at most kMaxFdsPerMessage fds; any beyond the reserved room (there are none)
-  // would be closed at once and counted.
-  std::size_t extra = 0;
-  for (cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+  // Room for every fd was reserved above, so taking one allocates nothing and cannot throw;
+  // any beyond it (there are none) is closed at once and counted by check_received.
+  auto adopt = [](int fd, void *context) {
+    auto &owned = *static_cast<std::vector<UniqueFd> *>(context);
+    UniqueFd taken(fd);
+    if (owned.size() == owned.capacity()) return false;
+    owned.push_back(std::move(taken));
+    return true;
+  };
+  check_received(msg, n, len, max_fds, adopt, &fds, peer);
+  memcpy(data, buf.data(), len);
+  return fds;
+}
+
+std::size_t check_received(const msghdr &msg, ssize_t n, std::size_t len, std::size_t max_fds,
+                           AdoptFd adopt, void *context, const char *peer) {
+  // Take ownership of every fd first, so that each error below closes them.
+  std::size_t taken = 0, extra = 0;
+  for (const cmsghdr *cm = CMSG_FIRSTHDR(&msg); cm;
+       cm = CMSG_NXTHDR(const_cast<msghdr *>(&msg), const_cast<cmsghdr *>(cm))) {
     if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS) continue;
-    std::size_t count = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    // Only fds that lie inside the control data: cmsg_len is not checked against
+    // msg_controllen by CMSG_FIRSTHDR, and one shorter than a header would wrap around.
+    const auto *payload = reinterpret_cast<const unsigned char *>(CMSG_DATA(cm));
+    const auto *end = static_cast<const unsigned char *>(msg.msg_control) + msg.msg_controllen;
+    const std::size_t claimed = cm->cmsg_len >= CMSG_LEN(0) ? cm->cmsg_len - CMSG_LEN(0) : 0;
+    const std::size_t present = payload < end ? static_cast<std::size_t>(end - payload) : 0;
+    const std::size_t count = std::min(claimed, present) / sizeof(int);
     for (std::size_t i = 0; i < count; ++i) {
       int fd;
       memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
-      UniqueFd owned(fd);
-      if (fds.size() < fds.capacity())
-        fds.push_back(std::move(owned));  // within the reserved room: cannot throw
+      if (adopt(fd, context))
+        ++taken;
       else
         ++extra;
     }
   }
-  if (extra > 0)
-    fail(ISHMEM_ERR_SYSTEM, "message from %s carried more than %zu fds", peer, fds.size());
+  if (extra > 0) fail(ISHMEM_ERR_SYSTEM, "message from %s carried more than %zu fds", peer, taken);
   if (n == 0) fail(ISHMEM_ERR_SYSTEM, "%s closed the connection (has it exited?)", peer);
   if (msg.msg_flags & MSG_CTRUNC)
     fail(ISHMEM_ERR_SYSTEM, "message from %s carried more fds than fit", peer);
   if ((msg.msg_flags & MSG_TRUNC) || static_cast<std::size_t>(n) != len)
     fail(ISHMEM_ERR_SYSTEM, "message from %s has %zd bytes, expected %zu", peer, n, len);
-  if (fds.size() > max_fds)
-    fail(ISHMEM_ERR_SYSTEM, "message from %s carried %zu fds, expected at most %zu", peer,
-         fds.size(), max_fds);
-  memcpy(data, buf.data(), len);
-  return fds;
+  if (taken > max_fds)
+    fail(ISHMEM_ERR_SYSTEM, "message from %s carried %zu fds, expected at most %zu", peer, taken,
+         max_fds);
+  return taken;
 }
 
 }  // namespace ishmem::detail

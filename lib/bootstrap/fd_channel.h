@@ -62,4 +62,16 @@ void send_message(int sock, const void *data, std::size_t len, const int *fds, s
 std::vector<UniqueFd> recv_message(int sock, void *data, std::size_t len, std::size_t max_fds,
                                    const Deadline &deadline, const char *peer);
 
+// The checks recv_message makes on what recvmsg returned, apart from the socket (the fuzz
+// target tests/fuzz/fd_message_fuzz.cpp drives it with arbitrary control data). `msg` and `n`
+// are as recvmsg left them, for a message that must be exactly `len` bytes with at most
+// `max_fds` fds. Every fd of the SCM_RIGHTS control data (whole ints inside msg_controllen
+// only) is first handed, in order, to `adopt`, which returns false when it has no room (it has
+// then closed the fd), so that no error below leaves one unowned. Then throws, naming `peer`,
+// on more fds than `adopt` took, EOF, truncated data or fds, a wrong size, or more than
+// `max_fds` fds. Returns the number of fds taken.
+using AdoptFd = bool (*)(int fd, void *context);
+std::size_t check_received(const msghdr &msg, ssize_t n, std::size_t len, std::size_t max_fds,
+                           AdoptFd adopt, void *context, const char *peer);
+
 }  // namespace ishmem::detail
