@@ -106,7 +106,7 @@ void run_stream_barrier(void *arg) {
 // growing both when it has no room; returns its device address.
 const std::size_t *write_live_table(GpuRuntime &g, const std::vector<std::size_t> &live) {
   const std::size_t blocks = live[0];
-  if (blocks > g.live_capacity) {
+  if (g.live_tables.empty() || blocks > g.live_capacity) {  // the first call has no table yet
     const std::size_t capacity = std::max(kFirstLiveCapacity, 2 * blocks);
     std::vector<void *> fresh;
     try {
