@@ -41,6 +41,9 @@ typedef struct ishmemx_device_handle {
   size_t barrier_step;
   /* Device memory; NULL with the host backend. */
   const ishmemx_heap_map_t *heap_map;
+  /* Device barriers give up with ISHMEM_ERR_TIMEOUT after waiting this many ticks of the
+   * device timer (ISHMEM_COLLECTIVE_TIMEOUT); 0: never. */
+  unsigned long long barrier_timeout;
 } ishmemx_device_handle_t;
 
 #ifdef __cplusplus

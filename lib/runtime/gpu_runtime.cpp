@@ -162,6 +162,7 @@ ishmemx_device_handle_t handle_from(const FastPath &fast) {
   h.pe_slot = nullptr;
   h.barrier = nullptr;
   h.barrier_step = 0;
+  h.barrier_timeout = 0;
   return h;
 }
 }  // namespace
@@ -204,6 +205,8 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
     state->handle.barrier = static_cast<unsigned long long *>(
         gpu->register_host(state->sync_heap->window(), sync_window_bytes));
     state->handle.barrier_step = state->sync_heap->stride() / sizeof(unsigned long long);
+    state->handle.barrier_timeout =
+        static_cast<unsigned long long>(rt.config.collective_timeout * gpu->timer_hz());
   } catch (const Error &e) {
     log(LogLevel::warn, "device barriers are unavailable: the GPU cannot map the barrier page: %s",
         e.what());

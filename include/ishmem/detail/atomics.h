@@ -87,6 +87,15 @@ ISHMEMI_FN void nap(unsigned) {
   __builtin_amdgcn_s_sleep(2);
 #endif
 }
+/* The device timer of deadlines: the constant-rate wall clock (its rate: the device's
+ * hipDeviceAttributeWallClockRate), not the core clock, whose rate varies. */
+ISHMEMI_FN unsigned long long timer_now() {
+#if defined(__HIP_DEVICE_COMPILE__)
+  return wall_clock64();
+#else
+  return 0;
+#endif
+}
 
 #else
 /* CUDA (nvcc or clang): PTX loads and stores with system scope (sm_70 and later; older
@@ -169,6 +178,16 @@ ISHMEMI_FN void nap(unsigned round) {
   __nanosleep(32u << (round < 5 ? round : 5));
 #else
   (void)round;
+#endif
+}
+/* The device timer of deadlines: %globaltimer, in nanoseconds. */
+ISHMEMI_FN unsigned long long timer_now() {
+#if defined(__CUDA_ARCH__)
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return 0;
 #endif
 }
 #undef ISHMEMI_PTX_SCOPED

@@ -250,8 +250,17 @@ ISHMEMI_FN int sync_all(const Handle &h) {
     if (slot == h.my_slot) continue;
     const unsigned long long *word = barrier_word(h, slot);
     Waiter wait;
-    while (ld_acquire(word) < epoch)
+    unsigned long long start = 0;
+    while (ld_acquire(word) < epoch) {
       if (!wait.next()) return ISHMEM_ERR_TIMEOUT;
+      /* Once it naps, the wait has the collective deadline (ISHMEM_COLLECTIVE_TIMEOUT). A PE
+       * that gives up has still arrived: the barrier stays in step for the calls after it. */
+      if (h.barrier_timeout && wait.polls > Waiter::kSpinPolls) {
+        const unsigned long long now = timer_now();
+        if (start == 0) start = now;
+        if (now - start > h.barrier_timeout) return ISHMEM_ERR_TIMEOUT;
+      }
+    }
   }
   return ISHMEM_SUCCESS;
 }

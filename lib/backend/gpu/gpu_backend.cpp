@@ -129,6 +129,7 @@ class VmmBackend final : public GpuBackend {
 
   int device() const override { return device_; }
   const std::string &bus_id() const override { return bus_id_; }
+  double timer_hz() const override { return vendor::timer_hz(device_); }
 
   void copy_async(void *dst, const void *src, std::size_t bytes, void *stream) override {
     ISHMEMI_GPU(MemcpyAsync, (dst, src, bytes, gpuMemcpyDefault, static_cast<gpuStream_t>(stream)));

@@ -15,6 +15,9 @@ class GpuBackend : public Backend {
   virtual int device() const = 0;
   // PCI bus id of that device ("0000:1a:00.0").
   virtual const std::string &bus_id() const = 0;
+  // Ticks per second of the device timer that device code reads (ishmem/detail/atomics.h
+  // timer_now).
+  virtual double timer_hz() const = 0;
   // Enqueues a copy between any mapped or host addresses on `stream`; returns at once.
   virtual void copy_async(void *dst, const void *src, std::size_t bytes, void *stream) = 0;
   // Enqueues fn(arg) on `stream`: it runs on a runtime thread once earlier work is done, and

@@ -40,6 +40,13 @@ inline void run_host_call(hipStream_t, hipError_t, void *data) {
   delete call;
 }
 
+// Ticks per second of wall_clock64(), the device timer of the barriers' deadline.
+inline double timer_hz(int device) {
+  int khz = 0;
+  ISHMEMI_GPU(DeviceGetAttribute, (&khz, hipDeviceAttributeWallClockRate, device));
+  return 1e3 * khz;
+}
+
 inline void launch_host_func(gpuStream_t stream, void (*fn)(void *), void *arg) {
   // hipLaunchHostFunc is declared by HIP 5.2 but not in its library: the older stream
   // callback does the same (it runs after the stream's earlier work; later work waits).
