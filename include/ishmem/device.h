@@ -32,7 +32,8 @@
  * memory bandwidth. Device barriers (ishmem_barrier_all, ishmem_sync_all) are called by ONE
  * thread per PE; ishmemx_barrier_all_block and ishmemx_sync_all_block by every thread of one
  * block. They meet the other PEs' device barriers and their ishmemx_barrier_all_on_stream
- * calls, which share one sequence of barriers (docs/MEMORY_MODEL.md).
+ * calls, which share one sequence of barriers (docs/MEMORY_MODEL.md). A device barrier gives
+ * up with ISHMEM_ERR_TIMEOUT past ISHMEM_COLLECTIVE_TIMEOUT (its arrival stands).
  *
  * Debugging aid: define ISHMEMX_DEVICE_WAIT_LIMIT (clock cycles) before including this header
  * and every device wait gives up after that long: wait_until and the barriers return

@@ -87,8 +87,8 @@ ISHMEMI_FN void nap(unsigned) {
   __builtin_amdgcn_s_sleep(2);
 #endif
 }
-/* The device timer of deadlines: the constant-rate wall clock (its rate: the device's
- * hipDeviceAttributeWallClockRate), not the core clock, whose rate varies. */
+/* The device timer of deadlines: the constant-rate wall clock (s_memrealtime, 100 MHz on
+ * gfx9), not the core clock, whose rate varies. */
 ISHMEMI_FN unsigned long long timer_now() {
 #if defined(__HIP_DEVICE_COMPILE__)
   return wall_clock64();

@@ -45,7 +45,6 @@ constexpr gpuError_t gpuSuccess = ISHMEMI_GPU_NAME(Success);
 #define gpuGetDeviceCount ISHMEMI_GPU_NAME(GetDeviceCount)
 #define gpuSetDevice ISHMEMI_GPU_NAME(SetDevice)
 #define gpuGetDevice ISHMEMI_GPU_NAME(GetDevice)
-#define gpuDeviceGetAttribute ISHMEMI_GPU_NAME(DeviceGetAttribute)
 #define gpuFree ISHMEMI_GPU_NAME(Free)
 #define gpuMalloc ISHMEMI_GPU_NAME(Malloc)
 #define gpuMemset ISHMEMI_GPU_NAME(Memset)
