@@ -58,34 +58,55 @@ struct Block {
 #define ISHMEMI_COPY_STORE(p, v) (*(p) = (v))
 #endif
 
-/* Copies n bytes with accesses of V, dst and src being equally aligned modulo sizeof(V):
- * the head (up to dst's alignment) and the tail bytewise, first, so that nothing but the body
- * loop's pointers stays live in it; the body as V, four per thread per step, loads first. */
+/* Copies n bytes with accesses of V, dst and src being equally aligned modulo sizeof(V): the
+ * head (up to dst's alignment) and the tail bytewise, in one loop, first; then the body as V,
+ * four per thread per step, loads first. The loops are not unrolled further and index from
+ * one base: a thread then holds four V and a few indices, which keeps every group form within
+ * 64 registers, so that kernels of 1024-thread blocks launch (docs/DEVICE_API.md). */
 template <class G, class V>
 ISHMEMI_FN void copy_as(char *dst, const char *src, size_t n) {
   const size_t w = sizeof(V);
   const unsigned r = G::rank(), g = G::size();
   size_t head = (w - ((size_t)dst & (w - 1))) & (w - 1);
   if (head > n) head = n;
-  const size_t body = (n - head) / w * w;
-  for (size_t i = r; i < head; i += g) dst[i] = src[i];
-  for (size_t i = head + body + r; i < n; i += g) dst[i] = src[i];
-  const V *s = (const V *)(src + head) + r;
-  const V *end = (const V *)(src + head + body);
-  V *d = (V *)(dst + head) + r;
-  for (; s + 3 * g < end; s += 4 * g, d += 4 * g) {
-    V a = ISHMEMI_COPY_LOAD(s), b = ISHMEMI_COPY_LOAD(s + g), c = ISHMEMI_COPY_LOAD(s + 2 * g),
-      e = ISHMEMI_COPY_LOAD(s + 3 * g);
-    ISHMEMI_COPY_STORE(d, a);
-    ISHMEMI_COPY_STORE(d + g, b);
-    ISHMEMI_COPY_STORE(d + 2 * g, c);
-    ISHMEMI_COPY_STORE(d + 3 * g, e);
+  const size_t count = (n - head) / w; /* elements of the body */
+  const size_t edge = n - count * w;   /* bytes of the head and the tail */
+#pragma unroll 1
+  for (size_t i = r; i < edge; i += g) {
+    const size_t at = i < head ? i : i + count * w;
+    dst[at] = src[at];
   }
-  for (; s < end; s += g, d += g) ISHMEMI_COPY_STORE(d, ISHMEMI_COPY_LOAD(s));
+  const V *s = (const V *)(src + head);
+  V *d = (V *)(dst + head);
+  size_t i = r;
+#pragma unroll 1
+  for (; i + 3 * g < count; i += 4 * g) {
+    V a = ISHMEMI_COPY_LOAD(s + i), b = ISHMEMI_COPY_LOAD(s + i + g),
+      c = ISHMEMI_COPY_LOAD(s + i + 2 * g), e = ISHMEMI_COPY_LOAD(s + i + 3 * g);
+    ISHMEMI_COPY_STORE(d + i, a);
+    ISHMEMI_COPY_STORE(d + i + g, b);
+    ISHMEMI_COPY_STORE(d + i + 2 * g, c);
+    ISHMEMI_COPY_STORE(d + i + 3 * g, e);
+  }
+#pragma unroll 1
+  for (; i < count; i += g) ISHMEMI_COPY_STORE(d + i, ISHMEMI_COPY_LOAD(s + i));
+}
+
+/* v, which the compiler can no longer see through: what depends on it is computed at each
+ * call. Without it, a kernel that copies the same range in a loop gets the copy's set-up
+ * hoisted out of the loop and kept live across it: 69 registers instead of 31 (sm_90). */
+ISHMEMI_FN size_t opaque(size_t v) {
+#if defined(ISHMEMI_GPU_AMD)
+  asm volatile("" : "+v"(v));
+#else
+  asm volatile("" : "+l"(v));
+#endif
+  return v;
 }
 
 template <class G>
 ISHMEMI_FN void copy(void *dst, const void *src, size_t n) {
+  n = opaque(n);
   size_t mis = (size_t)dst ^ (size_t)src;
   char *d = (char *)dst;
   const char *s = (const char *)src;
