@@ -5,6 +5,7 @@ target_sources(ishmem PRIVATE
   api/device.cpp
   api/stream.cpp
   runtime/gpu_runtime.cpp
+  runtime/barrier_rows.cpp
   backend/gpu/placement.cpp)
 
 # One GPU backend source for both vendors: backend/gpu/vendor.h picks the vendor's names

@@ -34,9 +34,9 @@ typedef struct ishmemx_device_handle {
   int contiguous; /* node-local PEs are numbered first_local_pe + slot */
   /* ISHMEM_DEBUG=1: device calls check the PE and the live allocation (heap_map) first. */
   int debug;
-  /* Barrier words of the device and stream barriers: slot j's 64-bit word is at
-   * barrier + j * barrier_step, in host memory that every PE maps and its GPU can reach.
-   * NULL with the host backend. */
+  /* Barrier rows of the device and stream barriers, in GPU memory every node-local PE maps:
+   * PE slot i's row starts at barrier + i * barrier_step and holds one 64-bit count per slot
+   * (ishmem/detail/sync_impl.h). NULL with the host backend. */
   unsigned long long *barrier;
   size_t barrier_step;
   /* Device memory; NULL with the host backend. */

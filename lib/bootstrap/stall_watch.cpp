@@ -176,6 +176,10 @@ void watch_complete(MPI_Request &req, const char *mpi_call) {
       [&] { deadline.poll([](std::vector<int> &) {}); });
 }
 
+void watch_expired(const char *what, const std::vector<int> &missing_pes) {
+  report_and_abort(what, missing_pes, exited_local_pe(missing_pes));
+}
+
 bool SpinDeadline::due() {
   const Clock::time_point now = Clock::now();
   if (start_ == Clock::time_point{}) {

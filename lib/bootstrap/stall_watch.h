@@ -50,6 +50,10 @@ std::uint64_t watch_enter(CollectiveOp op);
 // Waits for `req` (of MPI call `mpi_call`) within the deadline.
 void watch_complete(MPI_Request &req, const char *mpi_call);
 
+// A wait that ran elsewhere (a device barrier) gave up on `missing_pes`: reports and aborts
+// the job as an expired deadline does.
+[[noreturn]] void watch_expired(const char *what, const std::vector<int> &missing_pes);
+
 // A spin wait for node-local PEs. poll() is called from the wait's slow path (it reads the
 // clock); `missing(pes)` fills the PEs still awaited when the wait is reported.
 class SpinDeadline {

@@ -1,5 +1,5 @@
-// One-thread kernels for the stream-ordered signal calls, written with the handle form of the
-// device API (the library itself is not relocatable device code).
+// One-thread kernels for the stream-ordered signal and barrier calls, written with the handle form
+// of the device API (the library itself is not relocatable device code).
 #include "device/stream_kernels.h"
 
 #include "backend/gpu/gpu_platform.h"
@@ -25,6 +25,16 @@ __global__ void signal_wait(ishmemx_device_handle_t h, std::uint64_t *sig, int c
   ishmem_signal_wait_until(h, sig, cmp, value);
 }
 
+// The device barrier, run by a kernel in stream order; a PE that does not arrive within the
+// handle's deadline is reported in *status (its slot + 1) for the host to act on.
+__global__ void stream_barrier(ishmemx_device_handle_t h, int *status) {
+  int late_slot = 0;
+  if (ishmemi::sync_slots(h, &late_slot) != ISHMEM_SUCCESS) {
+    *reinterpret_cast<volatile int *>(status) = late_slot + 1;
+    __threadfence_system();
+  }
+}
+
 void check_launch(const char *what) {
   gpuError_t rc = gpuGetLastError();
   if (rc != gpuSuccess)
@@ -42,6 +52,11 @@ void enqueue_signal_wait(const ishmemx_device_handle_t &h, std::uint64_t *sig, i
                          std::uint64_t value, void *stream) {
   signal_wait<<<1, 1, 0, static_cast<gpuStream_t>(stream)>>>(h, sig, cmp, value);
   check_launch("ishmemx_signal_wait_until_on_stream");
+}
+
+void enqueue_barrier(const ishmemx_device_handle_t &h, int *status, void *stream) {
+  stream_barrier<<<1, 1, 0, static_cast<gpuStream_t>(stream)>>>(h, status);
+  check_launch("ishmemx_barrier_all_on_stream");
 }
 
 }  // namespace ishmem::detail

@@ -1,25 +1,15 @@
 #include "runtime/gpu_runtime.h"
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <vector>
 
-#include "bootstrap/stall_watch.h"
 #include "common/error.h"
 #include "device/device_hooks.h"
-#include "runtime/sync.h"
+#include "runtime/barrier_rows.h"
 
 namespace ishmem::detail {
 namespace {
-
-// Stream and device barriers meet in a page of host memory shared by the node's PEs, which
-// each PE also maps for its GPU: slot j's first word counts the barriers PE slot j has
-// entered, by kernels (ishmem_barrier_all on the device) and by host functions on a stream
-// (ishmemx_barrier_all_on_stream) alike, so the two kinds form one sequence and match each
-// other. Never the control segment's barrier counter, because stream barriers run on the GPU
-// runtime's thread, beside the application's thread (which owns that counter).
-constexpr std::size_t kSyncBytes = 4096;
 
 // ISHMEM_DEBUG=1's table of live allocations starts with room for this many.
 constexpr std::size_t kFirstLiveCapacity = 64;
@@ -30,7 +20,6 @@ struct GpuRuntime {
     backend->device_free(pe_slot_device);
     backend->device_free(heap_map_device);
     for (void *table : live_tables) backend->device_free(table);
-    if (handle.barrier) backend->unregister_host(sync_heap->window());
   }
   GpuBackend *backend = nullptr;
   int *pe_slot_device = nullptr;
@@ -43,8 +32,7 @@ struct GpuRuntime {
   std::size_t live_capacity = 0;  // blocks per table
   int next_table = 0;
   ishmemx_device_handle_t handle{};
-  std::unique_ptr<Backend> sync_backend;
-  std::unique_ptr<SymmetricHeap> sync_heap;
+  std::unique_ptr<BarrierRows> barrier_rows;  // where device and stream barriers meet
 };
 
 std::unique_ptr<GpuRuntime> g_gpu;
@@ -63,42 +51,6 @@ void publish(const ishmemx_device_handle_t &state) {
     if (rc != 0)
       fail(ISHMEM_ERR_BACKEND, "could not copy the device state to a device library (status %d)",
            rc);
-  }
-}
-
-std::atomic<std::uint64_t> &sync_word(int slot) {
-  SymmetricHeap &heap = *g_gpu->sync_heap;
-  return *reinterpret_cast<std::atomic<std::uint64_t> *>(
-      heap.window() + heap.stride() * static_cast<std::size_t>(slot));
-}
-
-struct BarrierCall {
-  int my_slot;
-  int n_local;
-  int first_local_pe;  // GPU heaps number node-local PEs like their slots
-};
-
-// Runs on the GPU runtime's host-function thread when the stream reaches the barrier.
-void run_stream_barrier(void *arg) {
-  std::unique_ptr<BarrierCall> call(static_cast<BarrierCall *>(arg));
-  if (!g_gpu) return;  // finalized with the stream still running: nothing to meet
-  // The next barrier in this PE's sequence, which its kernels' device barriers advance too;
-  // the stream has completed them (they came before), and only this PE writes its word.
-  std::atomic<std::uint64_t> &mine = sync_word(call->my_slot);
-  const std::uint64_t epoch = mine.load(std::memory_order_acquire) + 1;
-  mine.store(epoch, std::memory_order_release);
-  // Past ISHMEM_COLLECTIVE_TIMEOUT, or when an awaited PE has exited, the job is aborted with
-  // a report: the stream cannot be given an error.
-  SpinDeadline deadline("ishmemx_barrier_all_on_stream");
-  auto late = [&](std::vector<int> &pes) {
-    for (int slot = 0; slot < call->n_local; ++slot)
-      if (sync_word(slot).load(std::memory_order_acquire) < epoch)
-        pes.push_back(call->first_local_pe + slot);
-  };
-  for (int slot = 0; slot < call->n_local; ++slot) {
-    std::atomic<std::uint64_t> &word = sync_word(slot);
-    wait_for([&] { return word.load(std::memory_order_acquire) >= epoch; },
-             [&] { deadline.poll(late); });
   }
 }
 
@@ -155,7 +107,7 @@ GpuBackend *gpu_backend(const Runtime &rt) {
 }
 
 // The layout part of the handle is the fast path's own (one struct); the host backend has no
-// device table nor barrier page.
+// device table nor barrier rows.
 namespace {
 ishmemx_device_handle_t handle_from(const FastPath &fast) {
   ishmemx_device_handle_t h = fast;
@@ -193,24 +145,11 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   state->heap_map.committed = ~std::size_t{0};
   write_heap_map(*state, *rt.heap);
   // Collective over the node: every PE has the GPU backend (the runtime agreed on it).
-  state->sync_backend = make_host_backend();
-  state->sync_heap = std::make_unique<SymmetricHeap>(*state->sync_backend, *rt.mesh, *rt.boot,
-                                                     kSyncBytes, kSyncBytes);
-  state->sync_heap->commit(kSyncBytes);
-  // The GPU reaches every PE's barrier word through its own mapping of the whole window.
-  // Without it only the device barriers are lost (they return ISHMEM_ERR_UNSUPPORTED).
-  const std::size_t sync_window_bytes =
-      state->sync_heap->stride() * static_cast<std::size_t>(fast.n_local);
-  try {
-    state->handle.barrier = static_cast<unsigned long long *>(
-        gpu->register_host(state->sync_heap->window(), sync_window_bytes));
-    state->handle.barrier_step = state->sync_heap->stride() / sizeof(unsigned long long);
-    state->handle.barrier_timeout =
-        static_cast<unsigned long long>(rt.config.collective_timeout * gpu->timer_hz());
-  } catch (const Error &e) {
-    log(LogLevel::warn, "device barriers are unavailable: the GPU cannot map the barrier page: %s",
-        e.what());
-  }
+  state->barrier_rows = std::make_unique<BarrierRows>(rt, *gpu);
+  state->handle.barrier = state->barrier_rows->device_rows();
+  state->handle.barrier_step = state->barrier_rows->step();
+  state->handle.barrier_timeout =
+      static_cast<unsigned long long>(rt.config.collective_timeout * gpu->timer_hz());
   g_gpu = std::move(state);
   try {
     publish(g_gpu->handle);
@@ -230,13 +169,9 @@ void gpu_runtime_finalize() noexcept {
   g_gpu.reset();
 }
 
-void stream_barrier(Runtime &rt, void *stream) {
+void stream_barrier(Runtime &, void *stream) {
   if (!g_gpu) fail(ISHMEM_ERR_INTERNAL, "stream barrier without the GPU runtime");
-  const Topology &topo = rt.boot->topology();
-  auto call =
-      std::make_unique<BarrierCall>(BarrierCall{topo.local_rank, topo.n_local, topo.local_pes[0]});
-  g_gpu->backend->host_call(stream, run_stream_barrier, call.get());
-  call.release();  // the host function owns it now
+  g_gpu->barrier_rows->enqueue(g_gpu->handle, stream);
 }
 
 }  // namespace ishmem::detail

@@ -1,6 +1,7 @@
 // The GPU part of the runtime, built at ishmem_init when the backend is a GPU one: the device
 // handle (and the device copy of the PE-to-slot table it points to), the device library's
-// state updaters, and a host segment in which stream-ordered and device barriers meet.
+// state updaters, and the barrier rows where stream-ordered and device barriers meet
+// (runtime/barrier_rows.h).
 #pragma once
 
 #include "backend/gpu/gpu_backend.h"

@@ -234,23 +234,32 @@ ISHMEMI_FN int test(const Handle &h, T *ivar, int cmp, T value) {
 }
 
 /* ---- Barriers --------------------------------------------------------------------------------
- * Each PE owns one 64-bit word (in host memory mapped for the GPU, shared with the stream
- * barriers): to pass its next barrier it stores its count of barriers + 1 with release order,
- * then waits, with acquire loads, until every PE's word has reached that count. Counts only
- * grow, so a PE already in the next barrier still counts as arrived. */
-ISHMEMI_FN unsigned long long *barrier_word(const Handle &h, int slot) {
-  return h.barrier + (size_t)slot * h.barrier_step;
+ * Every PE has a row of n_local 64-bit words in its GPU's memory (h.barrier + slot *
+ * h.barrier_step, mapped by every node-local PE): word j of PE i's row is the count of
+ * barriers PE slot j has entered, as PE i sees it. To pass its next barrier a PE counts one
+ * more in its own word, releases at system scope once, stores the count into its word of
+ * every peer's row, then waits until its own row has every word at that count: its stores go
+ * out as posted writes and its polls stay in its own memory. Counts only grow, so a PE already
+ * in the next barrier still counts as arrived. Kernels and stream barriers
+ * (ishmemx_barrier_all_on_stream, a kernel) advance the same counts: one sequence. */
+ISHMEMI_FN unsigned long long *barrier_word(const Handle &h, int row, int slot) {
+  return h.barrier + (size_t)row * h.barrier_step + slot;
 }
-ISHMEMI_FN int sync_all(const Handle &h) {
-  if (!h.barrier) return ISHMEM_ERR_UNSUPPORTED; /* the GPU could not map the barrier page */
-  unsigned long long *mine = barrier_word(h, h.my_slot);
-  const unsigned long long epoch = ld_relaxed(mine) + 1; /* only this PE writes its word */
-  st_release(mine, epoch);
+/* The barrier; on ISHMEM_ERR_TIMEOUT *late_slot is the slot of a PE that did not arrive. */
+ISHMEMI_FN int sync_slots(const Handle &h, int *late_slot) {
+  if (!h.barrier) return ISHMEM_ERR_UNSUPPORTED; /* no barrier rows (host backend) */
+  unsigned long long *mine = barrier_word(h, h.my_slot, h.my_slot);
+  const unsigned long long epoch = ld_relaxed(mine) + 1; /* only this PE writes it */
+  st_relaxed(mine, epoch);
+  __threadfence_system(); /* this thread's puts and AMOs before the barrier, then the counts */
+  for (int slot = 0; slot < h.n_local; ++slot)
+    if (slot != h.my_slot) st_relaxed(barrier_word(h, slot, h.my_slot), epoch);
   for (int slot = 0; slot < h.n_local; ++slot) {
     if (slot == h.my_slot) continue;
-    const unsigned long long *word = barrier_word(h, slot);
+    const unsigned long long *word = barrier_word(h, h.my_slot, slot);
     Waiter wait;
     unsigned long long start = 0;
+    *late_slot = slot;
     while (ld_acquire(word) < epoch) {
       if (!wait.next()) return ISHMEM_ERR_TIMEOUT;
       /* Once it naps, the wait has the collective deadline (ISHMEM_COLLECTIVE_TIMEOUT). A PE
@@ -263,6 +272,10 @@ ISHMEMI_FN int sync_all(const Handle &h) {
     }
   }
   return ISHMEM_SUCCESS;
+}
+ISHMEMI_FN int sync_all(const Handle &h) {
+  int late_slot;
+  return sync_slots(h, &late_slot);
 }
 ISHMEMI_FN int barrier_all(const Handle &h) {
   /* The arrival is a system-scope release: this thread's puts and AMOs before it are visible
