@@ -1,6 +1,7 @@
 #include "runtime/barrier_rows.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -63,19 +64,32 @@ BarrierRows::BarrierRows(Runtime &rt, GpuBackend &gpu) : gpu_(gpu) {
         gpu.register_host(rows_->window(), rows_->stride() * static_cast<std::size_t>(n_local_)));
   }
   status_host_ = static_cast<int *>(std::aligned_alloc(4096, 4096));
-  if (!status_host_) fail(ISHMEM_ERR_NOMEM, "could not allocate the stream barriers' status page");
+  if (!status_host_) {
+    if (!on_gpu_) gpu.unregister_host(rows_->window());
+    fail(ISHMEM_ERR_NOMEM, "could not allocate the stream barriers' status page");
+  }
   *status_host_ = 0;
   try {
     status_ = static_cast<int *>(gpu.register_host(status_host_, sizeof(int)));
+    sync_all(rt, CollectiveOp::init);  // every row is zero before any PE can enter a barrier
   } catch (...) {
+    if (status_) gpu.unregister_host(status_host_);
     if (!on_gpu_) gpu.unregister_host(rows_->window());
     std::free(status_host_);
     throw;
   }
-  sync_all(rt, CollectiveOp::init);  // every row is zero before any PE can enter a barrier
+  if (on_gpu_) watcher_ = std::thread([this] { watch_status(); });
 }
 
 BarrierRows::~BarrierRows() {
+  if (watcher_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(stop_mutex_);
+      stop_ = true;
+    }
+    stop_signal_.notify_one();
+    watcher_.join();
+  }
   gpu_.unregister_host(status_host_);
   std::free(status_host_);
   if (!on_gpu_) gpu_.unregister_host(rows_->window());
@@ -85,7 +99,6 @@ void BarrierRows::enqueue(const ishmemx_device_handle_t &h, void *stream) {
   if (on_gpu_) {
 #ifdef ISHMEMI_STREAM_KERNELS
     enqueue_barrier(h, status_, stream);
-    gpu_.host_call(stream, check_status, this);
 #else
     (void)h;
     fail(ISHMEM_ERR_INTERNAL,
@@ -121,10 +134,12 @@ void BarrierRows::host_barrier(void *arg) {
   }
 }
 
-void BarrierRows::check_status(void *arg) {
-  const BarrierRows &self = *static_cast<const BarrierRows *>(arg);
-  const int late = __atomic_load_n(self.status_host_, __ATOMIC_ACQUIRE);
-  if (late > 0) watch_expired("ishmemx_barrier_all_on_stream", {self.first_local_pe_ + late - 1});
+void BarrierRows::watch_status() {
+  std::unique_lock<std::mutex> lock(stop_mutex_);
+  while (!stop_signal_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; })) {
+    const int late = __atomic_load_n(status_host_, __ATOMIC_ACQUIRE);
+    if (late > 0) watch_expired("ishmemx_barrier_all_on_stream", {first_local_pe_ + late - 1});
+  }
 }
 
 }  // namespace ishmem::detail

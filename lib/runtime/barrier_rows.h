@@ -10,7 +10,10 @@
 // are separate: the application's thread owns them.
 #pragma once
 
+#include <condition_variable>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "backend/gpu/gpu_backend.h"
 #include "heap/symmetric_heap.h"
@@ -39,7 +42,10 @@ class BarrierRows {
 
  private:
   static void host_barrier(void *self);  // a host function on the stream (rows in host memory)
-  static void check_status(void *self);  // after a barrier kernel (rows in GPU memory)
+  // Rows in GPU memory: a thread that checks, every 0.1 s, whether a stream barrier kernel gave
+  // up, and then reports and ends the job. A host function after each kernel would do the same
+  // at ten times the cost of the barrier itself.
+  void watch_status();
 
   GpuBackend &gpu_;
   bool on_gpu_;
@@ -51,6 +57,10 @@ class BarrierRows {
   // GPU maps: status_ is its device address).
   int *status_host_ = nullptr;
   int *status_ = nullptr;
+  std::thread watcher_;
+  std::mutex stop_mutex_;
+  std::condition_variable stop_signal_;
+  bool stop_ = false;
 };
 
 }  // namespace ishmem::detail
