@@ -1,6 +1,7 @@
-// Splits and destroy. A split is one MPI_Iallreduce (bitwise OR) over the parent's
-// communicator of every member's used-slot bitmap, its arguments and their complements, and
-// a flag of bad arguments: the lowest slot free on every member is the new team's, arguments
+// Splits and destroy. A split starts with a team_sync of the parent, which fails the members
+// if any of them is in another call. Then one MPI_Iallreduce (bitwise OR) over the parent's
+// communicator of every member's used-slot bitmap, its arguments and their complements, and a
+// flag of bad arguments: the lowest slot free on every member is the new team's, arguments
 // that differ leave a bit set in both an argument and its complement, and every member sees
 // the same result, so every member fails the same way or none does. Only then is the
 // communicator split, so a failed split makes nothing.
@@ -50,8 +51,11 @@ std::string call_text(const std::int64_t *args) {
   report_calls(parent, call.fn, names);
 }
 
-// The agreement of a split; returns the slots used on any member, as a bitmap.
-std::vector<std::uint64_t> agree(const Runtime &rt, const Team &parent, const SplitCall &call) {
+// The agreement of a split; returns the slots used on any member, as a bitmap. It starts
+// with the parent's team_sync, which fails every member that meets another call there (a
+// member in ishmem_team_sync, or in the other split) instead of pairing it with this one.
+std::vector<std::uint64_t> agree(Runtime &rt, Team &parent, const SplitCall &call) {
+  team_sync(rt, parent, call.fn);
   const std::size_t n_slots = rt.teams->slots.size(), words = (n_slots + 63) / 64;
   std::vector<std::uint64_t> mine(words + 2 * kArgs + 1, 0), any(mine.size(), 0);
   for (std::size_t s = 0; s < n_slots; ++s)
@@ -199,9 +203,14 @@ void team_destroy(Runtime &rt, Team &team) {
   if (team.slot == ISHMEM_TEAM_WORLD || team.slot == ISHMEM_TEAM_SHARED)
     fail(ISHMEM_ERR_INVALID_ARG, "ishmem_team_destroy: %s cannot be destroyed",
          team.slot == ISHMEM_TEAM_WORLD ? "ISHMEM_TEAM_WORLD" : "ISHMEM_TEAM_SHARED");
-  // Over MPI whatever the team: once every member has arrived here, none reads this PE's
-  // area any more, so it can be zeroed for the slot's next team.
-  team_sync_over_mpi(team, "ishmem_team_destroy");
+  // team_sync compares the call with the other members' (a member in another call fails
+  // them all, and nothing is destroyed). A barrier over MPI follows: once every member has
+  // arrived there, none reads this PE's area any more, so it can be zeroed for the slot's
+  // next team.
+  team_sync(rt, team, "ishmem_team_destroy");
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Ibarrier(team.comm, &req));
+  watch_complete(req, "MPI_Ibarrier");
   zero_area(rt, team.area);
   MPI_Comm comm = team.comm;
   team.comm = MPI_COMM_NULL;
