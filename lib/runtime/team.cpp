@@ -1,6 +1,7 @@
 #include "runtime/team.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
