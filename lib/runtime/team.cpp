@@ -68,8 +68,10 @@ void sync_in_area(Runtime &rt, Team &team, const char *what) {
   const int parity = static_cast<int>(epoch & 1);
   const std::uint64_t call = name_hash(what);
   SyncWords *mine = sync_words(team.area);
-  mine->call[parity] = call;
-  copy_name(mine->name[parity], what);
+  if (mine->call[parity] != call) {  // a repeated call keeps its name: no copy on the hot path
+    mine->call[parity] = call;
+    copy_name(mine->name[parity], what);
+  }
   mine->epoch.store(epoch, std::memory_order_release);
   SpinDeadline deadline(what);
   bool same = true;
