@@ -70,4 +70,42 @@
   X(float, float)                          \
   X(double, double)
 
+/* Reduction types (OpenSHMEM 1.5, Table 10), by the operations they take. Bitwise: and, or,
+ * xor. */
+#define ISHMEMX_REDUCE_BITWISE_TYPES(X) \
+  X(unsigned char, uchar)               \
+  X(unsigned short, ushort)             \
+  X(unsigned int, uint)                 \
+  X(unsigned long, ulong)               \
+  X(unsigned long long, ulonglong)      \
+  X(int8_t, int8)                       \
+  X(int16_t, int16)                     \
+  X(int32_t, int32)                     \
+  X(int64_t, int64)                     \
+  X(uint8_t, uint8)                     \
+  X(uint16_t, uint16)                   \
+  X(uint32_t, uint32)                   \
+  X(uint64_t, uint64)                   \
+  X(size_t, size)
+
+/* max, min: the bitwise types with the signed integers and the real floating types. */
+#define ISHMEMX_REDUCE_MINMAX_TYPES(X) \
+  X(char, char)                        \
+  X(signed char, schar)                \
+  X(short, short)                      \
+  X(int, int)                          \
+  X(long, long)                        \
+  X(long long, longlong)               \
+  X(ptrdiff_t, ptrdiff)                \
+  ISHMEMX_REDUCE_BITWISE_TYPES(X)      \
+  X(float, float)                      \
+  X(double, double)                    \
+  X(long double, longdouble)
+
+/* sum, prod: the max/min types and the complex ones. */
+#define ISHMEMX_REDUCE_ARITH_TYPES(X) \
+  ISHMEMX_REDUCE_MINMAX_TYPES(X)      \
+  X(double _Complex, complexd)        \
+  X(float _Complex, complexf)
+
 #endif /* ISHMEM_TYPES_H */

@@ -54,6 +54,7 @@ std::size_t parse_size(const char *name, const char *text) {
 
 namespace {
 constexpr double kMaxSeconds = 1e6;
+constexpr long kMaxTeams = 1024;  // a slot bitmap of 16 words in every split's allreduce
 }  // namespace
 
 double parse_seconds(const char *name, const char *text) {
@@ -135,6 +136,9 @@ Config load_config(const std::function<const char *(const char *)> &getenv_fn) {
   if (config.chunk_size == 0) fail(ISHMEM_ERR_CONFIG, "ISHMEM_CHUNK_SIZE must not be 0");
   if (config.trim_interval < 0)
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_TRIM_INTERVAL=%ld: must not be negative", config.trim_interval);
+  if (config.max_teams < 2 || config.max_teams > kMaxTeams)
+    fail(ISHMEM_ERR_CONFIG, "ISHMEM_MAX_TEAMS=%ld: must be 2 to %ld (WORLD and SHARED included)",
+         config.max_teams, kMaxTeams);
   return config;
 }
 

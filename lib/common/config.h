@@ -38,6 +38,16 @@ namespace ishmem::detail {
     "auto binds each PE's threads to the cores nearest its GPU (hwloc); none leaves them")     \
   X(node_local, NODE_LOCAL, choice, "auto", "auto|self",                                       \
     "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI")    \
+  X(max_teams, MAX_TEAMS, integer, "32", "",                                                   \
+    "Team slots per PE, ISHMEM_TEAM_WORLD and ISHMEM_TEAM_SHARED included (2 to 1024); each "  \
+    "takes 4 KiB + ISHMEM_COLLECTIVE_SCRATCH of the symmetric heap")                           \
+  X(collective_scratch, COLLECTIVE_SCRATCH, size, "256K", "",                                  \
+    "Bytes of symmetric heap per team and PE for the collectives' internal buffers")           \
+  X(reduce_oneshot_max, REDUCE_ONESHOT_MAX, size, "16K", "",                                   \
+    "Largest reduction (bytes) that node-local teams run one-shot (each PE combines every "    \
+    "peer's copy); larger ones run reduce-scatter + all-gather. Also the largest "             \
+    "contribution other collectives copy through the team's scratch (at most half of "         \
+    "ISHMEM_COLLECTIVE_SCRATCH)")                                                              \
   X(debug, DEBUG, choice, "0", "0|1",                                                          \
     "1 checks every RMA, atomic, signal and wait call, host and device, against the live "     \
     "allocations and the PE range (slower); a bad device call stops the kernel")

@@ -73,6 +73,8 @@ void check_config_agrees(MPI_Comm comm, const Config &config) {
       {"ISHMEM_TRIM_INTERVAL", static_cast<std::uint64_t>(config.trim_interval)},
       {"ISHMEM_BACKEND", text_hash(config.backend)},
       {"ISHMEM_NODE_LOCAL", text_hash(config.node_local)},
+      {"ISHMEM_MAX_TEAMS", static_cast<std::uint64_t>(config.max_teams)},
+      {"ISHMEM_COLLECTIVE_SCRATCH", config.collective_scratch},
   };
   constexpr int n = sizeof shared / sizeof shared[0];
   std::uint64_t lo[n], hi[n], min[n], max[n];
@@ -148,8 +150,10 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   rt->heap = std::make_unique<Heap>(std::move(backend), *rt->mesh, *rt->boot, rt->config);
   rt->backend = &rt->heap->backend();
   rt->remote = rt->heap->transport();
-
   rt->pe_slot = topo.pe_slot;
+  // The teams' areas come first in the heap: the same offset on every PE.
+  agreed_setup_step(comm, "building the teams", [&] { teams_init(*rt); });
+
   bool contiguous = true;
   for (int slot = 0; slot < topo.n_local; ++slot)
     contiguous = contiguous && topo.local_pes[slot] == topo.local_pes[0] + slot;
@@ -190,6 +194,7 @@ void runtime_finalize() {
   device.attempt([&] { rt.backend->quiesce(); });
   sync_all(rt, CollectiveOp::finalize);
   gpu_runtime_finalize();
+  rt.teams.reset();  // every team's communicator, before the heap and MPI go
   g_fast = FastPath{};
   g_rt = nullptr;
   std::unique_ptr<Runtime> owned(&rt);

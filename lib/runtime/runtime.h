@@ -13,6 +13,7 @@
 #include "common/config.h"
 #include "heap/heap.h"
 #include "ishmem/device_handle.h"
+#include "runtime/team.h"
 #include "transport/mpi_transport.h"
 
 namespace ishmem::detail {
@@ -54,6 +55,8 @@ struct Runtime {
   Backend *backend = nullptr;
   MpiTransport *remote = nullptr;
   std::vector<int> pe_slot;
+  // The team table; declared after the heap, so it goes first (its areas are heap memory).
+  std::unique_ptr<Teams> teams;
 
   bool multi_node() const { return boot->topology().n_nodes > 1; }
 };

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mpi_test_util.h"
+#include "runtime/runtime.h"  // g_fast.committed
 
 using namespace ishmem_test;
 
@@ -73,7 +74,7 @@ TEST(Bounds, NeverAllocatedAddressIsAnError) {
   long *never = reinterpret_cast<long *>(base + symmetric_size() / 2);
   expect_every_call_rejected(never, live);
   // A range that starts in the committed part and runs into the uncommitted one.
-  long *last = reinterpret_cast<long *>(base + 2 * kMiB) - 1;
+  long *last = reinterpret_cast<long *>(base + ishmem::detail::g_fast.committed) - 1;
   EXPECT_EQ(ishmem_addr_accessible(last, my_pe()), 1);
   long pair[2] = {1, 2};
   expect_uncommitted_error(ishmem_long_put(last, pair, 2, right_pe()), "straddling put");

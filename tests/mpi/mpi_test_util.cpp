@@ -50,6 +50,16 @@ std::size_t symmetric_size() {
   return ishmem::detail::load_config().symmetric_size;
 }
 
+std::ptrdiff_t first_user_offset() {
+  const ishmem::detail::Teams &teams = *ishmem::detail::g_rt->teams;
+  return heap_offset(teams.areas) +
+         static_cast<std::ptrdiff_t>(teams.slots.size() * teams.area_bytes);
+}
+
+std::size_t user_heap_size() {
+  return symmetric_size() - static_cast<std::size_t>(first_user_offset());
+}
+
 bool each_pe_alone() {
   return ishmem::detail::load_config().node_local == "self";
 }

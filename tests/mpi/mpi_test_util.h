@@ -42,6 +42,11 @@ std::size_t heap_mapped_bytes();
 std::ptrdiff_t heap_offset(const void *ptr);
 // The ISHMEM_SYMMETRIC_SIZE in effect (parsed from the environment as the library does).
 std::size_t symmetric_size();
+// Offset of the first byte the program can allocate: ishmem_init takes the teams' areas
+// from the start of the heap.
+std::ptrdiff_t first_user_offset();
+// The bytes of the heap the program can allocate: ISHMEM_SYMMETRIC_SIZE less the teams' areas.
+std::size_t user_heap_size();
 // True when ISHMEM_NODE_LOCAL=self: every PE but this one is reached through MPI.
 bool each_pe_alone();
 

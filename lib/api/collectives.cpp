@@ -1,0 +1,203 @@
+// Host collective entry points, defined from the signature lists of ishmem/collectives.h
+// over the type tables of ishmem/types.h: the argument checks, then one run_collective.
+#define ISHMEMI_KEEP_COLLECTIVE_LISTS 1
+
+#include <string>
+#include <type_traits>
+
+#include "api/calls.h"
+#include "api/checks.h"
+#include "api/guard.h"
+#include "runtime/collectives.h"
+
+using namespace ishmem::detail;
+
+namespace ishmem::detail::host {
+namespace {
+
+// Bytes of an element: 1 for the _mem forms (T = void).
+template <class T>
+constexpr std::size_t size_of() {
+  if constexpr (std::is_void_v<T>)
+    return 1;
+  else
+    return sizeof(T);
+}
+
+// count * size bytes, or ISHMEM_ERR_INVALID_ARG on overflow.
+std::size_t bytes_of(std::size_t count, std::size_t size, const char *fn, const char *what) {
+  std::size_t bytes;
+  if (__builtin_mul_overflow(count, size, &bytes) || bytes > PTRDIFF_MAX)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: %s of %zu elements of %zu bytes overflow", fn, what, count,
+         size);
+  return bytes;
+}
+
+// A symmetric buffer of this PE, named in the message.
+void check_buffer(const void *p, std::size_t bytes, const char *fn, const char *what) {
+  if (bytes == 0) return;  // nothing is read or written
+  const std::string name = std::string(fn) + " (" + what + ")";
+  check_symmetric(p, bytes, ishmem_my_pe(), name.c_str());
+}
+
+// dest and source must not overlap; `in_place` allows them to be the same buffer.
+void check_overlap(const void *dest, std::size_t dest_bytes, const void *source,
+                   std::size_t source_bytes, bool in_place, const char *fn) {
+  const char *d = static_cast<const char *>(dest);
+  const char *s = static_cast<const char *>(source);
+  if (!dest_bytes || !source_bytes || (in_place && d == s)) return;
+  if (d < s + source_bytes && s < d + dest_bytes)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: dest %p (%zu bytes) and source %p (%zu bytes) overlap%s", fn,
+         dest, dest_bytes, source, source_bytes,
+         in_place ? " (only dest == source is allowed)" : "");
+}
+
+// Runs `checks` (which throw), then the collective on every member; see run_collective.
+template <class Checks>
+int collective(const char *fn, ishmem_team_t handle, CollectiveCall call,
+               Checks &&checks) noexcept {
+  return guard([&] {
+    Runtime &rt = runtime();
+    Team &team = team_of(rt, handle, fn);
+    call.fn = fn;
+    FirstError outcome;
+    outcome.attempt([&] { checks(team, call); });
+    run_collective(rt, team, call, outcome);
+  });
+}
+
+template <class T>
+CollectiveCall call_of(CollectiveKind kind, T *dest, const T *source, std::size_t nelems) {
+  CollectiveCall call;
+  call.kind = kind;
+  call.type = element_type<T>();
+  call.dest = dest;
+  call.source = source;
+  call.nelems = nelems;
+  return call;
+}
+
+// Bytes of a strided array: `count` elements `stride` elements apart.
+std::size_t strided_bytes(std::size_t count, std::ptrdiff_t stride, std::size_t size,
+                          const char *fn, const char *what) {
+  if (stride <= 0)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: the %s stride %td is not positive", fn, what, stride);
+  if (count == 0) return 0;
+  const std::size_t span =
+      bytes_of(bytes_of(count - 1, static_cast<std::size_t>(stride), fn, what), size, fn, what);
+  if (span > PTRDIFF_MAX - size)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: the %s array overflows", fn, what);
+  return span + size;
+}
+
+}  // namespace
+
+template <class T>
+int broadcast(const char *fn, ishmem_team_t team, T *dest, const T *source, std::size_t nelems,
+              int root) noexcept {
+  CollectiveCall call = call_of(CollectiveKind::broadcast, dest, source, nelems);
+  call.root = root;
+  return collective(fn, team, call, [&](const Team &t, const CollectiveCall &) {
+    if (root < 0 || root >= static_cast<int>(t.members.size()))
+      fail(ISHMEM_ERR_INVALID_ARG, "%s: PE_root %d is not an index of the team (%zu PEs)", fn, root,
+           t.members.size());
+    const std::size_t bytes = bytes_of(nelems, size_of<T>(), fn, "dest");
+    check_buffer(dest, bytes, fn, "dest");
+    check_buffer(source, bytes, fn, "source");
+    check_overlap(dest, bytes, source, bytes, true, fn);
+  });
+}
+
+template <class T>
+int collect_call(CollectiveKind kind, const char *fn, ishmem_team_t team, T *dest, const T *source,
+                 std::size_t nelems) noexcept {
+  return collective(
+      fn, team, call_of(kind, dest, source, nelems), [&](const Team &t, const CollectiveCall &) {
+        const std::size_t bytes = bytes_of(nelems, size_of<T>(), fn, "source");
+        // collect: the others' counts are not known yet (run_collective checks
+        // the total); fcollect and alltoall: n_pes blocks.
+        const std::size_t dest_bytes =
+            kind == CollectiveKind::collect ? bytes : bytes_of(t.members.size(), bytes, fn, "dest");
+        const std::size_t source_bytes = kind == CollectiveKind::alltoall ? dest_bytes : bytes;
+        check_buffer(dest, dest_bytes, fn, "dest");
+        check_buffer(source, source_bytes, fn, "source");
+        check_overlap(dest, dest_bytes, source, source_bytes, false, fn);
+      });
+}
+
+template <class T>
+int collect(const char *fn, ishmem_team_t team, T *dest, const T *source,
+            std::size_t nelems) noexcept {
+  return collect_call(CollectiveKind::collect, fn, team, dest, source, nelems);
+}
+template <class T>
+int fcollect(const char *fn, ishmem_team_t team, T *dest, const T *source,
+             std::size_t nelems) noexcept {
+  return collect_call(CollectiveKind::fcollect, fn, team, dest, source, nelems);
+}
+template <class T>
+int alltoall(const char *fn, ishmem_team_t team, T *dest, const T *source,
+             std::size_t nelems) noexcept {
+  return collect_call(CollectiveKind::alltoall, fn, team, dest, source, nelems);
+}
+
+template <class T>
+int alltoalls(const char *fn, ishmem_team_t team, T *dest, const T *source, std::ptrdiff_t dst,
+              std::ptrdiff_t sst, std::size_t nelems) noexcept {
+  CollectiveCall call = call_of(CollectiveKind::alltoalls, dest, source, nelems);
+  call.dst = dst;
+  call.sst = sst;
+  return collective(fn, team, call, [&](const Team &t, const CollectiveCall &) {
+    const std::size_t count = bytes_of(t.members.size(), nelems, fn, "the blocks");
+    const std::size_t dest_bytes = strided_bytes(count, dst, size_of<T>(), fn, "dest");
+    const std::size_t source_bytes = strided_bytes(count, sst, size_of<T>(), fn, "source");
+    check_buffer(dest, dest_bytes, fn, "dest");
+    check_buffer(source, source_bytes, fn, "source");
+    check_overlap(dest, dest_bytes, source, source_bytes, false, fn);
+  });
+}
+
+template <ReduceOp Op, class T>
+int reduce(const char *fn, ishmem_team_t team, T *dest, const T *source,
+           std::size_t nreduce) noexcept {
+  static const Reduction reduction = reduction_of<Op, T>();
+  CollectiveCall call = call_of(CollectiveKind::reduce, dest, source, nreduce);
+  call.reduction = &reduction;
+  return collective(fn, team, call, [&](const Team &, const CollectiveCall &) {
+    const std::size_t bytes = bytes_of(nreduce, size_of<T>(), fn, "dest");
+    check_buffer(dest, bytes, fn, "dest");
+    check_buffer(source, bytes, fn, "source");
+    check_overlap(dest, bytes, source, bytes, true, fn);
+  });
+}
+
+#define ISHMEMI_REDUCE_ENTRY(OP, ENUM)                                          \
+  template <class T>                                                            \
+  int OP##_reduce(const char *fn, ishmem_team_t team, T *dest, const T *source, \
+                  std::size_t nreduce) noexcept {                               \
+    return reduce<ReduceOp::ENUM, T>(fn, team, dest, source, nreduce);          \
+  }
+ISHMEMI_REDUCE_ENTRY(and, and_)
+ISHMEMI_REDUCE_ENTRY(or, or_)
+ISHMEMI_REDUCE_ENTRY(xor, xor_)
+ISHMEMI_REDUCE_ENTRY(max, max)
+ISHMEMI_REDUCE_ENTRY(min, min)
+ISHMEMI_REDUCE_ENTRY(sum, sum)
+ISHMEMI_REDUCE_ENTRY(prod, prod)
+#undef ISHMEMI_REDUCE_ENTRY
+
+}  // namespace ishmem::detail::host
+
+extern "C" {
+
+#define ISHMEMI_DEFINE_COLLECTIVES(T, N) ISHMEMI_COLLECTIVE_TYPED_CALLS(ISHMEMI_DEFINE_CALL, T, N)
+#define ISHMEMI_DEFINE_REDUCE_BITWISE(T, N) ISHMEMI_REDUCE_BITWISE_CALLS(ISHMEMI_DEFINE_CALL, T, N)
+#define ISHMEMI_DEFINE_REDUCE_MINMAX(T, N) ISHMEMI_REDUCE_MINMAX_CALLS(ISHMEMI_DEFINE_CALL, T, N)
+#define ISHMEMI_DEFINE_REDUCE_ARITH(T, N) ISHMEMI_REDUCE_ARITH_CALLS(ISHMEMI_DEFINE_CALL, T, N)
+ISHMEMI_COLLECTIVE_BYTES_CALLS(ISHMEMI_DEFINE_CALL)
+ISHMEMX_RMA_TYPES(ISHMEMI_DEFINE_COLLECTIVES)
+ISHMEMX_REDUCE_BITWISE_TYPES(ISHMEMI_DEFINE_REDUCE_BITWISE)
+ISHMEMX_REDUCE_MINMAX_TYPES(ISHMEMI_DEFINE_REDUCE_MINMAX)
+ISHMEMX_REDUCE_ARITH_TYPES(ISHMEMI_DEFINE_REDUCE_ARITH)
+
+}  // extern "C"

@@ -1,0 +1,73 @@
+// The collectives on teams (broadcast, collect, fcollect, alltoall, alltoalls, reductions),
+// host-initiated and blocking. Node-local teams on a CPU-addressable heap move the data
+// through the peers' mappings (collectives_node.cpp); other teams use MPI's collectives on
+// the team's communicator (collectives_mpi.cpp). docs/COLLECTIVES.md describes both.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "common/error.h"
+#include "runtime/reduce_ops.h"
+#include "runtime/runtime.h"
+#include "runtime/team.h"
+
+namespace ishmem::detail {
+
+enum class CollectiveKind : std::uint8_t {
+  none = 0,
+  broadcast,
+  collect,
+  fcollect,
+  alltoall,
+  alltoalls,
+  reduce,
+  rejected,  // this PE's argument checks failed: the others fail with it
+};
+
+// One call, as the entry point describes it. Counts are in elements of `type` (bytes for
+// the _mem forms); `root` is a team index; strides (alltoalls) are in elements.
+struct CollectiveCall {
+  CollectiveKind kind = CollectiveKind::none;
+  ElementType type{1, ElementKind::bytes};
+  const Reduction *reduction = nullptr;  // reduce only
+  void *dest = nullptr;
+  const void *source = nullptr;
+  std::size_t nelems = 0;
+  int root = 0;
+  std::ptrdiff_t dst = 1, sst = 1;
+  const char *fn = "";
+};
+
+// What every PE publishes of its call, and compares with the others' before any data moves.
+struct CallRecord {
+  std::uint64_t what;    // kind | reduce op << 8 | element type code << 16
+  std::uint64_t nelems;  // collect: this PE's count (the counts may differ)
+  std::uint64_t root;
+  std::uint64_t pad;
+};
+CallRecord record_of(const CollectiveCall &call);
+// Throws ISHMEM_ERR_MISMATCH naming each PE's call unless the records of the team's members
+// (all[index]) agree; a member that rejected its arguments is named as such.
+void compare_records(const Team &team, const CallRecord *all, const char *fn);
+
+// Runs `call` on `team`, collective over its members. `checks` holds the outcome of this
+// PE's argument checks: when they failed the PE still takes part in the call's first
+// exchange (on node-local teams always, elsewhere under ISHMEM_DEBUG=1), so that the other
+// PEs fail with ISHMEM_ERR_MISMATCH instead of waiting, then rethrows its own error.
+void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const FirstError &checks);
+
+// The node-local and MPI forms of run_collective (a call whose checks failed comes with kind
+// `rejected`).
+void run_node_collective(Runtime &rt, Team &team, const CollectiveCall &call);
+void run_mpi_collective(Runtime &rt, Team &team, const CollectiveCall &call);
+
+// Throws ISHMEM_ERR_NOT_SYMMETRIC unless the heap holds `total` bytes from collect's dest
+// (checked for this PE's own part only before the counts were known).
+void check_collect_room(const CollectiveCall &call, std::size_t total);
+
+// Element copies between strided arrays (strides and size in bytes).
+void copy_strided(char *dest, std::ptrdiff_t dest_stride, const char *source,
+                  std::ptrdiff_t source_stride, std::size_t count, std::size_t size);
+
+}  // namespace ishmem::detail

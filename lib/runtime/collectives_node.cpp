@@ -1,0 +1,254 @@
+// The collectives of node-local teams on a CPU-addressable heap: each PE reads what it needs
+// from its peers' mappings and writes only its own dest, so the algorithms are plain data
+// movement over peer addresses (the device forms can reuse them).
+//
+// Each call has a sequence number (Team::calls, the same on every member). A PE publishes
+// its call record and then its progress word, seq * kPhases + phase, in its scratch area; it
+// waits until every member's progress reaches the phase it needs. A contribution that fits
+// the staging threshold is copied into the PE's staging buffer before it arrives, so the
+// readers need no second phase; the buffers (and records) alternate by the parity of seq: a
+// PE writes parity p again at seq + 2, after it saw every member arrive at seq + 1, which
+// each does only once it is done reading seq. Larger contributions are read from the peers'
+// source buffers directly, and a final phase keeps every PE in the call until all are read.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "bootstrap/stall_watch.h"
+#include "common/spin_wait.h"
+#include "runtime/collectives.h"
+
+namespace ishmem::detail {
+namespace {
+
+constexpr std::uint64_t kPhases = 4;
+
+// The head of a PE's collective scratch (Team::area + kTeamSyncBytes).
+struct alignas(64) CollectiveControl {
+  std::atomic<std::uint64_t> progress;  // seq * kPhases + the last phase reached
+  char pad[56];
+  CallRecord records[2];  // by the parity of seq
+};
+constexpr std::size_t kControlBytes = sizeof(CollectiveControl);
+
+class NodeCall {
+ public:
+  NodeCall(Runtime &rt, Team &team, const char *fn)
+      : rt_(rt),
+        team_(team),
+        fn_(fn),
+        seq_(team.calls),
+        n_(static_cast<int>(team.members.size())),
+        me_(team.my_index),
+        scratch_(team.area + kTeamSyncBytes),
+        records_(team.members.size()) {
+    const std::size_t scratch = rt.config.collective_scratch;
+    half_ = scratch > kControlBytes ? ((scratch - kControlBytes) / 2) & ~std::size_t{63} : 0;
+    limit_ = std::min<std::size_t>(rt.config.reduce_oneshot_max, half_);
+  }
+
+  int size() const { return n_; }
+  int me() const { return me_; }
+  // Contributions of at most this many bytes go through the staging buffers.
+  std::size_t limit() const { return limit_; }
+  char *staging() const { return scratch_ + kControlBytes + (seq_ & 1) * half_; }
+  const char *staging_of(int index) const { return peer(staging(), index); }
+  // Symmetric `p` on member `index`.
+  template <class T>
+  T *peer(T *p, int index) const {
+    if (index == me_) return p;
+    return reinterpret_cast<T *>(peer_address(rt_, p, team_.world_pe(index)));
+  }
+
+  // Publishes this PE's record, waits for every member's, and throws ISHMEM_ERR_MISMATCH
+  // (on every member alike) unless they agree.
+  void arrive(const CallRecord &mine) {
+    CollectiveControl *self = control(me_);
+    self->records[seq_ & 1] = mine;
+    self->progress.store(seq_ * kPhases, std::memory_order_release);
+    wait_all(seq_ * kPhases);
+    for (int i = 0; i < n_; ++i) records_[i] = control(i)->records[seq_ & 1];
+    compare_records(team_, records_.data(), fn_);
+  }
+  const CallRecord &record(int index) const { return records_[index]; }
+  // Every member has finished the phases before `phase` (1 to kPhases - 1).
+  void step(std::uint64_t phase) {
+    control(me_)->progress.store(seq_ * kPhases + phase, std::memory_order_release);
+    wait_all(seq_ * kPhases + phase);
+  }
+
+ private:
+  CollectiveControl *control(int index) const {
+    return reinterpret_cast<CollectiveControl *>(peer(scratch_, index));
+  }
+  void wait_all(std::uint64_t target) {
+    SpinDeadline deadline(fn_);
+    for (int i = 0; i < n_; ++i) {
+      if (i == me_) continue;
+      const CollectiveControl *peer_control = control(i);
+      auto reached = [&](int j) {
+        return control(j)->progress.load(std::memory_order_acquire) >= target;
+      };
+      wait_for([&] { return peer_control->progress.load(std::memory_order_acquire) >= target; },
+               [&] {
+                 deadline.poll([&](std::vector<int> &pes) {
+                   for (int j = 0; j < n_; ++j)
+                     if (j != me_ && !reached(j)) pes.push_back(team_.world_pe(j));
+                 });
+               });
+    }
+  }
+
+  Runtime &rt_;
+  Team &team_;
+  const char *fn_;
+  const std::uint64_t seq_;
+  const int n_, me_;
+  char *const scratch_;
+  std::size_t half_ = 0, limit_ = 0;
+  std::vector<CallRecord> records_;
+};
+
+void broadcast(NodeCall &c, const CollectiveCall &call) {
+  const std::size_t bytes = call.nelems * call.type.size;
+  const bool staged = bytes <= c.limit();
+  const bool root = c.me() == call.root;
+  if (root && staged && bytes) memcpy(c.staging(), call.source, bytes);
+  c.arrive(record_of(call));
+  const char *from =
+      staged ? c.staging_of(call.root) : c.peer(static_cast<const char *>(call.source), call.root);
+  if (root) from = static_cast<const char *>(call.source);
+  if (bytes && call.dest != from) memcpy(call.dest, from, bytes);
+  if (!staged) c.step(1);
+}
+
+// collect and fcollect: every member's contribution, in team order.
+void collect(NodeCall &c, const CollectiveCall &call) {
+  const std::size_t size = call.type.size;
+  const std::size_t bytes = call.nelems * size;
+  if (bytes && bytes <= c.limit()) memcpy(c.staging(), call.source, bytes);
+  c.arrive(record_of(call));
+  // The total was checked against the heap for this PE's own part only.
+  std::size_t total = 0;
+  for (int i = 0; i < c.size(); ++i) total += c.record(i).nelems * size;
+  FirstError range;  // the other members' reads of this PE's source still run to the end
+  range.attempt([&] { check_collect_room(call, total); });
+  bool direct = false;
+  char *out = static_cast<char *>(call.dest);
+  for (int i = 0; i < c.size(); ++i) {
+    const std::size_t b = c.record(i).nelems * size;
+    const bool staged = b <= c.limit();
+    direct = direct || !staged;
+    const char *from = i == c.me() ? static_cast<const char *>(call.source)
+                       : staged    ? c.staging_of(i)
+                                   : c.peer(static_cast<const char *>(call.source), i);
+    if (range.ok() && b) memcpy(out, from, b);
+    out += b;
+  }
+  if (direct) c.step(1);
+  range.rethrow();
+}
+
+// alltoall and alltoalls: block `me` of every member's source lands in block i of dest.
+void alltoall(NodeCall &c, const CollectiveCall &call) {
+  const std::size_t size = call.type.size;
+  const std::size_t block = call.nelems * size;  // bytes of one block, packed
+  const std::ptrdiff_t sst = call.sst * static_cast<std::ptrdiff_t>(size);
+  const std::ptrdiff_t dst = call.dst * static_cast<std::ptrdiff_t>(size);
+  const std::ptrdiff_t source_block = sst * static_cast<std::ptrdiff_t>(call.nelems);
+  const std::ptrdiff_t dest_block = dst * static_cast<std::ptrdiff_t>(call.nelems);
+  const bool staged = block * c.size() <= c.limit();
+  const char *source = static_cast<const char *>(call.source);
+  if (staged)  // packed: block i at i * block
+    for (int i = 0; i < c.size(); ++i)
+      copy_strided(c.staging() + i * block, size, source + i * source_block, sst, call.nelems,
+                   size);
+  c.arrive(record_of(call));
+  char *dest = static_cast<char *>(call.dest);
+  for (int i = 0; i < c.size(); ++i) {
+    if (staged)
+      copy_strided(dest + i * dest_block, dst, c.staging_of(i) + c.me() * block, size, call.nelems,
+                   size);
+    else
+      copy_strided(dest + i * dest_block, dst, c.peer(source, i) + c.me() * source_block, sst,
+                   call.nelems, size);
+  }
+  if (!staged) c.step(1);
+}
+
+// dest[0, count) = the members' `inputs(i)` combined in team order, a block at a time through
+// a buffer on the stack (dest may be this PE's source).
+template <class Input>
+void combine_members(NodeCall &c, const Reduction &r, char *dest, std::size_t count,
+                     Input &&inputs) {
+  alignas(64) unsigned char acc[4096];
+  const std::size_t per_block = sizeof acc / r.type.size;
+  for (std::size_t first = 0; first < count; first += per_block) {
+    const std::size_t n = std::min(per_block, count - first);
+    const std::size_t offset = first * r.type.size;
+    memcpy(acc, inputs(0) + offset, n * r.type.size);
+    for (int i = 1; i < c.size(); ++i) r.combine(acc, inputs(i) + offset, n);
+    memcpy(dest + offset, acc, n * r.type.size);
+  }
+}
+
+void reduce(NodeCall &c, const CollectiveCall &call) {
+  const Reduction &r = *call.reduction;
+  const std::size_t size = r.type.size;
+  const std::size_t bytes = call.nelems * size;
+  const char *source = static_cast<const char *>(call.source);
+  char *dest = static_cast<char *>(call.dest);
+  if (bytes <= c.limit()) {  // one-shot: every PE combines every member's staged copy
+    if (bytes) memcpy(c.staging(), source, bytes);
+    c.arrive(record_of(call));
+    combine_members(c, r, dest, call.nelems, [&](int i) { return c.staging_of(i); });
+    return;
+  }
+  // Reduce-scatter: member i combines chunk i of every source into its dest; all-gather:
+  // each reads the other chunks from their owners' dest. Chunks are whole cache lines.
+  c.arrive(record_of(call));
+  const std::size_t line = std::max<std::size_t>(1, 64 / size);
+  std::size_t chunk = (call.nelems + c.size() - 1) / c.size();
+  chunk = (chunk + line - 1) / line * line;
+  auto range = [&](int i, std::size_t &first, std::size_t &count) {
+    first = std::min(call.nelems, chunk * static_cast<std::size_t>(i));
+    count = std::min(call.nelems - first, chunk);
+  };
+  std::size_t first, count;
+  range(c.me(), first, count);
+  combine_members(c, r, dest + first * size, count,
+                  [&](int i) { return c.peer(source, i) + first * size; });
+  c.step(1);
+  for (int i = 0; i < c.size(); ++i) {
+    range(i, first, count);
+    if (i != c.me() && count)
+      memcpy(dest + first * size, c.peer(dest, i) + first * size, count * size);
+  }
+  c.step(2);
+}
+
+}  // namespace
+
+void run_node_collective(Runtime &rt, Team &team, const CollectiveCall &call) {
+  NodeCall c(rt, team, call.fn);
+  switch (call.kind) {
+    case CollectiveKind::broadcast:
+      return broadcast(c, call);
+    case CollectiveKind::collect:
+    case CollectiveKind::fcollect:
+      return collect(c, call);
+    case CollectiveKind::alltoall:
+    case CollectiveKind::alltoalls:
+      return alltoall(c, call);
+    case CollectiveKind::reduce:
+      return reduce(c, call);
+    default:  // rejected: the others learn it here; the caller throws this PE's own error
+      try {
+        c.arrive(record_of(call));
+      } catch (const Error &) {
+      }
+  }
+}
+
+}  // namespace ishmem::detail

@@ -1,0 +1,213 @@
+#include "runtime/team.h"
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "bootstrap/stall_watch.h"
+#include "common/error.h"
+#include "common/spin_wait.h"
+#include "runtime/runtime.h"
+
+namespace ishmem::detail {
+namespace {
+
+constexpr std::size_t kNameBytes = 48;  // of a call's name in the sync words and reports
+constexpr std::size_t kAreaAlign = 4096;
+constexpr int kMaxPesNamed = 8;
+
+// One PE's team-sync words, at the start of its area. The call of each epoch parity is
+// written before the epoch is released: a peer that has passed epoch e cannot reach e + 2,
+// and write that parity again, before every member has left e.
+struct alignas(64) SyncWords {
+  std::atomic<std::uint64_t> epoch;
+  std::uint64_t call[2];     // hash of the call's name
+  char name[2][kNameBytes];  // the name, for the mismatch report
+};
+static_assert(sizeof(SyncWords) <= kTeamSyncBytes, "the sync words fit their part of the area");
+
+SyncWords *sync_words(char *area) {
+  return reinterpret_cast<SyncWords *>(area);
+}
+
+std::uint64_t name_hash(const char *name) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (const char *c = name; *c; ++c) h = (h ^ static_cast<unsigned char>(*c)) * 1099511628211ull;
+  return h;
+}
+
+void copy_name(char *dest, const char *name) {
+  snprintf(dest, kNameBytes, "%s", name);
+}
+
+// "PEs 0,2 called A; PE 1 called B": every member's call, grouped by name.
+std::string calls_text(const Team &team, const std::vector<std::string> &names) {
+  std::string text;
+  std::vector<bool> done(names.size(), false);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (done[i]) continue;
+    std::vector<int> pes;
+    for (std::size_t j = i; j < names.size(); ++j)
+      if (!done[j] && names[j] == names[i]) {
+        done[j] = true;
+        pes.push_back(team.members[j]);
+      }
+    text += text.empty() ? "" : "; ";
+    text += pes.size() > 1 ? "PEs " : "PE ";
+    for (std::size_t k = 0; k < pes.size() && k < kMaxPesNamed; ++k)
+      text += (k ? "," : "") + std::to_string(pes[k]);
+    if (pes.size() > kMaxPesNamed) text += ",...";
+    text += " called " + names[i];
+  }
+  return text;
+}
+
+void sync_in_area(Runtime &rt, Team &team, const char *what) {
+  const std::uint64_t epoch = ++team.sync_epoch;
+  const int parity = static_cast<int>(epoch & 1);
+  const std::uint64_t call = name_hash(what);
+  SyncWords *mine = sync_words(team.area);
+  mine->call[parity] = call;
+  copy_name(mine->name[parity], what);
+  mine->epoch.store(epoch, std::memory_order_release);
+  SpinDeadline deadline(what);
+  bool same = true;
+  const int n = team.n_pes();
+  for (int step = 1; step < n; ++step) {  // from the next member on: arrivals spread out
+    const SyncWords *peer =
+        sync_words(peer_address(rt, team.area, team.members[(team.my_index + step) % n]));
+    wait_for([&] { return peer->epoch.load(std::memory_order_acquire) >= epoch; },
+             [&] {
+               deadline.poll([&](std::vector<int> &pes) {
+                 for (int i = 0; i < n; ++i)
+                   if (sync_words(peer_address(rt, team.area, team.members[i]))
+                           ->epoch.load(std::memory_order_acquire) < epoch)
+                     pes.push_back(team.members[i]);
+               });
+             });
+    same = same && peer->call[parity] == call;
+  }
+  if (same) return;
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) {
+    const SyncWords *w = sync_words(peer_address(rt, team.area, team.members[i]));
+    names.emplace_back(w->name[parity], strnlen(w->name[parity], kNameBytes));
+  }
+  report_calls(team, what, names);
+}
+
+void free_comm(MPI_Comm &comm) {
+  if (comm == MPI_COMM_NULL) return;
+  int rc = MPI_Comm_free(&comm);
+  if (rc != MPI_SUCCESS) log(LogLevel::warn, "MPI_Comm_free of a team's communicator failed");
+  comm = MPI_COMM_NULL;
+}
+
+}  // namespace
+
+Team::~Team() {
+  free_comm(comm);
+}
+
+void report_calls(const Team &team, const char *what, const std::vector<std::string> &names) {
+  fail(ISHMEM_ERR_MISMATCH, "%s on team %d: its members made different collective calls: %s", what,
+       team.slot, calls_text(team, names).c_str());
+}
+
+Team &add_team(Runtime &rt, int slot, std::vector<int> members, int my_index, MPI_Comm comm) {
+  auto team = std::make_unique<Team>();
+  team->comm = comm;
+  // Errors come back as codes, so that a failure becomes an ishmem error, not an abort.
+  ISHMEMI_CHECK_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+  team->members = std::move(members);
+  team->my_index = my_index;
+  team->slot = slot;
+  team->node_local = true;
+  for (int pe : team->members) team->node_local = team->node_local && rt.pe_slot[pe] >= 0;
+  team->area = rt.teams->area(slot);
+  rt.teams->slots[slot] = std::move(team);
+  return *rt.teams->slots[slot];
+}
+
+int Team::index_of(int pe) const {
+  for (int i = 0; i < n_pes(); ++i)
+    if (members[i] == pe) return i;
+  return -1;
+}
+
+void teams_init(Runtime &rt) {
+  const Config &config = rt.config;
+  auto teams = std::make_unique<Teams>();
+  teams->area_bytes =
+      (kTeamSyncBytes + config.collective_scratch + kAreaAlign - 1) / kAreaAlign * kAreaAlign;
+  teams->slots.resize(static_cast<std::size_t>(config.max_teams));
+  teams->host_heap = rt.backend->host_accessible();
+  // One collective calloc: the same offset on every PE, and zero sync words in every backend.
+  try {
+    teams->areas = static_cast<char *>(
+        rt.heap->calloc(static_cast<std::size_t>(config.max_teams), teams->area_bytes));
+  } catch (const Error &e) {
+    fail(e.code(),
+         "the areas of ISHMEM_MAX_TEAMS=%ld teams (%zu bytes each, with "
+         "ISHMEM_COLLECTIVE_SCRATCH=%zu) do not fit the heap: %s",
+         config.max_teams, teams->area_bytes, config.collective_scratch, e.what());
+  }
+  rt.teams = std::move(teams);
+  const Topology &topo = rt.boot->topology();
+  std::vector<int> world(static_cast<std::size_t>(topo.n_pes));
+  for (int pe = 0; pe < topo.n_pes; ++pe) world[pe] = pe;
+  MPI_Comm comm = MPI_COMM_NULL;
+  ISHMEMI_CHECK_MPI(MPI_Comm_dup(rt.boot->world(), &comm));
+  add_team(rt, ISHMEM_TEAM_WORLD, std::move(world), topo.my_pe, comm);
+  // The node communicator ranks the node's PEs by world PE, as local_pes lists them.
+  ISHMEMI_CHECK_MPI(MPI_Comm_dup(rt.boot->node(), &comm));
+  add_team(rt, ISHMEM_TEAM_SHARED, topo.local_pes, topo.local_rank, comm);
+}
+
+Team &team_of(Runtime &rt, ishmem_team_t team, const char *fn) {
+  Team *found = rt.teams ? rt.teams->find(team) : nullptr;
+  if (found) return *found;
+  if (team == ISHMEM_TEAM_INVALID)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: team is ISHMEM_TEAM_INVALID", fn);
+  fail(ISHMEM_ERR_INVALID_ARG,
+       "%s: team %d is not a team of this PE (destroyed, not a member, or outside 0..%ld)", fn,
+       team, rt.config.max_teams - 1);
+}
+
+char *peer_address(const Runtime &rt, const void *p, int pe) {
+  const int slot = rt.pe_slot[pe];
+  if (slot < 0) return nullptr;
+  const std::size_t offset =
+      static_cast<std::size_t>(static_cast<const char *>(p) - rt.heap->local_base());
+  return rt.heap->window() + rt.heap->stride() * static_cast<std::size_t>(slot) + offset;
+}
+
+void team_sync(Runtime &rt, Team &team, const char *what) {
+  if (team.n_pes() == 1) return;
+  if (team.node_local && rt.teams->host_heap) return sync_in_area(rt, team, what);
+  team_sync_over_mpi(team, what);
+}
+
+void team_sync_over_mpi(Team &team, const char *what) {
+  // A bitwise OR of the call's hash and of its complement: both keep a bit only where the
+  // members' calls differ.
+  const std::uint64_t call = name_hash(what);
+  std::uint64_t mine[2] = {call, ~call}, any[2] = {0, 0};
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Iallreduce(mine, any, 2, MPI_UINT64_T, MPI_BOR, team.comm, &req));
+  watch_complete(req, "MPI_Iallreduce");
+  if ((any[0] & any[1]) == 0) return;
+  // Every member saw the difference: all gather the names for one report.
+  char my_name[kNameBytes] = {0};
+  copy_name(my_name, what);
+  std::vector<char> all(kNameBytes * team.members.size());
+  ISHMEMI_CHECK_MPI(MPI_Iallgather(my_name, kNameBytes, MPI_CHAR, all.data(), kNameBytes, MPI_CHAR,
+                                   team.comm, &req));
+  watch_complete(req, "MPI_Iallgather");
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < team.members.size(); ++i)
+    names.emplace_back(&all[i * kNameBytes], strnlen(&all[i * kNameBytes], kNameBytes));
+  report_calls(team, what, names);
+}
+
+}  // namespace ishmem::detail
