@@ -14,27 +14,7 @@
 #define ISHMEMX_RMA_DEVICE_TYPES(X) \
   X(float, float)                   \
   X(double, double)                 \
-  X(char, char)                     \
-  X(signed char, schar)             \
-  X(short, short)                   \
-  X(int, int)                       \
-  X(long, long)                     \
-  X(long long, longlong)            \
-  X(unsigned char, uchar)           \
-  X(unsigned short, ushort)         \
-  X(unsigned int, uint)             \
-  X(unsigned long, ulong)           \
-  X(unsigned long long, ulonglong)  \
-  X(int8_t, int8)                   \
-  X(int16_t, int16)                 \
-  X(int32_t, int32)                 \
-  X(int64_t, int64)                 \
-  X(uint8_t, uint8)                 \
-  X(uint16_t, uint16)               \
-  X(uint32_t, uint32)               \
-  X(uint64_t, uint64)               \
-  X(size_t, size)                   \
-  X(ptrdiff_t, ptrdiff)
+  ISHMEMX_INTEGER_TYPES(X)
 #define ISHMEMX_RMA_TYPES(X) ISHMEMX_RMA_DEVICE_TYPES(X) X(long double, longdouble)
 
 /* Sized RMA forms (ishmem_put8 ... ishmem_put128): X(bits, bytes). */
@@ -71,7 +51,7 @@
   X(double, double)
 
 /* Reduction types (OpenSHMEM 1.5, Table 10), by the operations they take. Bitwise: and, or,
- * xor. */
+ * xor (also a part of the RMA types above). */
 #define ISHMEMX_REDUCE_BITWISE_TYPES(X) \
   X(unsigned char, uchar)               \
   X(unsigned short, ushort)             \
@@ -88,16 +68,20 @@
   X(uint64_t, uint64)                   \
   X(size_t, size)
 
-/* max, min: the bitwise types with the signed integers and the real floating types. */
+/* Every integer type of the RMA table: the bitwise reduction types with the signed ones. */
+#define ISHMEMX_INTEGER_TYPES(X)  \
+  X(char, char)                   \
+  X(signed char, schar)           \
+  X(short, short)                 \
+  X(int, int)                     \
+  X(long, long)                   \
+  X(long long, longlong)          \
+  ISHMEMX_REDUCE_BITWISE_TYPES(X) \
+  X(ptrdiff_t, ptrdiff)
+
+/* max, min: the integer types and the real floating types. */
 #define ISHMEMX_REDUCE_MINMAX_TYPES(X) \
-  X(char, char)                        \
-  X(signed char, schar)                \
-  X(short, short)                      \
-  X(int, int)                          \
-  X(long, long)                        \
-  X(long long, longlong)               \
-  X(ptrdiff_t, ptrdiff)                \
-  ISHMEMX_REDUCE_BITWISE_TYPES(X)      \
+  ISHMEMX_INTEGER_TYPES(X)             \
   X(float, float)                      \
   X(double, double)                    \
   X(long double, longdouble)

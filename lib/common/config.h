@@ -44,13 +44,12 @@ namespace ishmem::detail {
   X(collective_scratch, COLLECTIVE_SCRATCH, size, "256K", "",                                  \
     "Bytes of symmetric heap per team and PE for the collectives' internal buffers")           \
   X(reduce_oneshot_max, REDUCE_ONESHOT_MAX, size, "16K", "",                                   \
-    "Largest reduction (bytes) that node-local teams run one-shot (each PE combines every "    \
-    "peer's copy); larger ones run reduce-scatter + all-gather. Also the largest "             \
-    "contribution other collectives copy through the team's scratch (at most half of "         \
-    "ISHMEM_COLLECTIVE_SCRATCH)")                                                              \
+    "Largest node-local reduction (bytes) run one-shot, and largest contribution staged "      \
+    "through the team's scratch (docs/COLLECTIVES.md)")                                        \
   X(debug, DEBUG, choice, "0", "0|1",                                                          \
     "1 checks every RMA, atomic, signal and wait call, host and device, against the live "     \
-    "allocations and the PE range (slower); a bad device call stops the kernel")
+    "allocations and the PE range (slower); a bad device call stops the kernel; compares "     \
+    "the calls of collectives on teams with off-node PEs")
 
 struct Config {
 #define ISHMEMI_CONFIG_FIELD(field, NAME, kind, def, choices, doc) \

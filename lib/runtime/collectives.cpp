@@ -95,10 +95,25 @@ void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const F
     mine.fn = call.fn;
   }
   ++team.calls;
-  if (team.node_local)
-    run_node_collective(rt, team, mine);
-  else
-    run_mpi_collective(rt, team, mine);
+  const CollectivePath &path = team.node_local ? kNodeCollectives : kMpiCollectives;
+  switch (mine.kind) {
+    case CollectiveKind::broadcast:
+      path.broadcast(rt, team, mine);
+      break;
+    case CollectiveKind::collect:
+    case CollectiveKind::fcollect:
+      path.collect(rt, team, mine);
+      break;
+    case CollectiveKind::alltoall:
+    case CollectiveKind::alltoalls:
+      path.alltoall(rt, team, mine);
+      break;
+    case CollectiveKind::reduce:
+      path.reduce(rt, team, mine);
+      break;
+    default:
+      path.rejected(rt, team, mine);
+  }
   checks.rethrow();
 }
 

@@ -57,10 +57,15 @@ void compare_records(const Team &team, const CallRecord *all, const char *fn);
 // PEs fail with ISHMEM_ERR_MISMATCH instead of waiting, then rethrows its own error.
 void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const FirstError &checks);
 
-// The node-local and MPI forms of run_collective (a call whose checks failed comes with kind
-// `rejected`).
-void run_node_collective(Runtime &rt, Team &team, const CollectiveCall &call);
-void run_mpi_collective(Runtime &rt, Team &team, const CollectiveCall &call);
+// The algorithms of one path, node-local or MPI, each collective over the team's members.
+// `rejected` takes part in the first exchange for a PE whose checks failed.
+struct CollectivePath {
+  using Algorithm = void (*)(Runtime &rt, Team &team, const CollectiveCall &call);
+  Algorithm broadcast, collect, alltoall, reduce, rejected;  // collect and alltoall: the
+                                                             // f and s forms too
+};
+extern const CollectivePath kNodeCollectives;  // collectives_node.cpp
+extern const CollectivePath kMpiCollectives;   // collectives_mpi.cpp
 
 // Throws ISHMEM_ERR_NOT_SYMMETRIC unless the heap holds `total` bytes from collect's dest
 // (checked for this PE's own part only before the counts were known).

@@ -132,33 +132,25 @@ void reduce(Team &team, const CollectiveCall &call) {
   }
 }
 
-}  // namespace
-
-void run_mpi_collective(Runtime &rt, Team &team, const CollectiveCall &call) {
-  if (rt.config.debug == "1") {
-    if (call.kind == CollectiveKind::rejected) {
-      try {
-        compare_over_mpi(team, call);
-      } catch (const Error &) {  // the caller throws this PE's own error
-      }
-      return;
-    }
+// Without ISHMEM_DEBUG=1 the other members cannot be told; the caller throws this PE's error.
+void rejected(Team &team, const CollectiveCall &call) {
+  try {
     compare_over_mpi(team, call);
-  }
-  switch (call.kind) {
-    case CollectiveKind::broadcast:
-      return broadcast(team, call);
-    case CollectiveKind::collect:
-    case CollectiveKind::fcollect:
-      return collect(team, call);
-    case CollectiveKind::alltoall:
-    case CollectiveKind::alltoalls:
-      return alltoall(team, call);
-    case CollectiveKind::reduce:
-      return reduce(team, call);
-    default:  // rejected without ISHMEM_DEBUG: the others cannot be told
-      return;
+  } catch (const Error &) {
   }
 }
+
+template <void (*Algorithm)(Team &, const CollectiveCall &)>
+void over_mpi(Runtime &rt, Team &team, const CollectiveCall &call) {
+  const bool debug = rt.config.debug == "1";
+  const bool rejected_call = call.kind == CollectiveKind::rejected;
+  if (debug && !rejected_call) compare_over_mpi(team, call);
+  if (debug || !rejected_call) Algorithm(team, call);
+}
+
+}  // namespace
+
+const CollectivePath kMpiCollectives = {over_mpi<broadcast>, over_mpi<collect>, over_mpi<alltoall>,
+                                        over_mpi<reduce>, over_mpi<rejected>};
 
 }  // namespace ishmem::detail

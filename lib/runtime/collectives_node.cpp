@@ -228,27 +228,23 @@ void reduce(NodeCall &c, const CollectiveCall &call) {
   c.step(2);
 }
 
-}  // namespace
-
-void run_node_collective(Runtime &rt, Team &team, const CollectiveCall &call) {
-  NodeCall c(rt, team, call.fn);
-  switch (call.kind) {
-    case CollectiveKind::broadcast:
-      return broadcast(c, call);
-    case CollectiveKind::collect:
-    case CollectiveKind::fcollect:
-      return collect(c, call);
-    case CollectiveKind::alltoall:
-    case CollectiveKind::alltoalls:
-      return alltoall(c, call);
-    case CollectiveKind::reduce:
-      return reduce(c, call);
-    default:  // rejected: the others learn it here; the caller throws this PE's own error
-      try {
-        c.arrive(record_of(call));
-      } catch (const Error &) {
-      }
+// The other members learn of this PE's failed checks here; the caller throws its own error.
+void rejected(NodeCall &c, const CollectiveCall &call) {
+  try {
+    c.arrive(record_of(call));
+  } catch (const Error &) {
   }
 }
+
+template <void (*Algorithm)(NodeCall &, const CollectiveCall &)>
+void on_node(Runtime &rt, Team &team, const CollectiveCall &call) {
+  NodeCall c(rt, team, call.fn);
+  Algorithm(c, call);
+}
+
+}  // namespace
+
+const CollectivePath kNodeCollectives = {on_node<broadcast>, on_node<collect>, on_node<alltoall>,
+                                         on_node<reduce>, on_node<rejected>};
 
 }  // namespace ishmem::detail

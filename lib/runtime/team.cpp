@@ -1,6 +1,7 @@
 #include "runtime/team.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -67,8 +68,10 @@ void sync_in_area(Runtime &rt, Team &team, const char *what) {
   const int parity = static_cast<int>(epoch & 1);
   const std::uint64_t call = name_hash(what);
   SyncWords *mine = sync_words(team.area);
-  mine->call[parity] = call;
-  copy_name(mine->name[parity], what);
+  if (mine->call[parity] != call) {  // a repeated call keeps its name: no copy on the hot path
+    mine->call[parity] = call;
+    copy_name(mine->name[parity], what);
+  }
   mine->epoch.store(epoch, std::memory_order_release);
   SpinDeadline deadline(what);
   bool same = true;
@@ -194,8 +197,12 @@ void team_sync_over_mpi(Team &team, const char *what) {
   const std::uint64_t call = name_hash(what);
   std::uint64_t mine[2] = {call, ~call}, any[2] = {0, 0};
   MPI_Request req;
+  // Node-local members may still read and write each other's heaps by loads and stores: what
+  // this PE stored before the sync is seen by the others after it.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   ISHMEMI_CHECK_MPI(MPI_Iallreduce(mine, any, 2, MPI_UINT64_T, MPI_BOR, team.comm, &req));
   watch_complete(req, "MPI_Iallreduce");
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   if ((any[0] & any[1]) == 0) return;
   // Every member saw the difference: all gather the names for one report.
   char my_name[kNameBytes] = {0};

@@ -35,14 +35,28 @@ void expect_bytes(const void *got, const void *want, std::size_t bytes, const st
   EXPECT_EQ(bad, 0u) << what;
 }
 
+// Symmetric buffers for every type, allocated by every PE (members of a shape or not).
+struct Buffers {
+  static constexpr std::size_t kBytes = kMaxElements * 16;
+  Buffers() {
+    source = static_cast<unsigned char *>(ishmem_malloc(kBytes));
+    dest = static_cast<unsigned char *>(ishmem_malloc(kBytes));
+  }
+  ~Buffers() {
+    ishmem_free(dest);
+    ishmem_free(source);
+  }
+  unsigned char *source, *dest;
+};
+
 template <class T>
-void check_moves(const TeamUnderTest &t, const std::string &type, const MoveCalls<T> &calls) {
+void check_moves(const TeamUnderTest &t, Buffers &b, const std::string &type,
+                 const MoveCalls<T> &calls) {
   int me, n;
   MPI_Comm_rank(t.comm, &me);
   MPI_Comm_size(t.comm, &n);
   const std::size_t max_bytes = kMaxElements * sizeof(T);
-  auto *source = static_cast<unsigned char *>(ishmem_malloc(max_bytes));
-  auto *dest = static_cast<unsigned char *>(ishmem_malloc(max_bytes));
+  unsigned char *source = b.source, *dest = b.dest;
   ASSERT_TRUE(source && dest);
   std::vector<unsigned char> want(max_bytes), packed(max_bytes), got(max_bytes);
   T *s = reinterpret_cast<T *>(source);
@@ -96,20 +110,18 @@ void check_moves(const TeamUnderTest &t, const std::string &type, const MoveCall
       memcpy(&want[2 * k * sizeof(T)], &got[k * sizeof(T)], sizeof(T));
     check("alltoalls " + tag, max_bytes, calls.alltoalls(t.team, d, s, 2, 3, nelems));
   }
-  ishmem_free(dest);
-  ishmem_free(source);
 }
 
-void check_all_moves(const TeamUnderTest &t) {
+void check_all_moves(const TeamUnderTest &t, Buffers &b) {
 #define CHECK_TYPE(T, N)                                                               \
-  check_moves<T>(t, #N,                                                                \
+  check_moves<T>(t, b, #N,                                                             \
                  {ishmem_##N##_broadcast, ishmem_##N##_collect, ishmem_##N##_fcollect, \
                   ishmem_##N##_alltoall, ishmem_##N##_alltoalls});
   ISHMEMX_RMA_TYPES(CHECK_TYPE)
 #undef CHECK_TYPE
   // The _mem forms count bytes.
   using Byte = unsigned char;
-  check_moves<Byte>(t, "mem",
+  check_moves<Byte>(t, b, "mem",
                     {[](ishmem_team_t team, Byte *d, const Byte *s, size_t n, int root) {
                        return ishmem_broadcastmem(team, d, s, n, root);
                      },
@@ -126,8 +138,10 @@ void check_all_moves(const TeamUnderTest &t) {
                         size_t n) { return ishmem_alltoallsmem(team, d, s, dst, sst, n); }});
 }
 
-TEST(Collectives, EveryMoveOnWorld) {
-  check_all_moves({ISHMEM_TEAM_WORLD, MPI_COMM_WORLD, "world"});
+TEST(Collectives, EveryMoveOnEveryTeamShape) {
+  Buffers b;
+  TeamShapes shapes(!each_pe_alone());
+  shapes.for_each_member([&](const TeamUnderTest &t) { check_all_moves(t, b); });
 }
 
 }  // namespace

@@ -59,8 +59,7 @@ void check_reduce(const TeamUnderTest &t, Buffers &b, const char *name, ReduceFn
   }
 }
 
-void check_all_reductions(const TeamUnderTest &t) {
-  Buffers b;
+void check_all_reductions(const TeamUnderTest &t, Buffers &b) {
 #define CHECK_BITWISE(T, N)                                                                       \
   check_reduce<T>(t, b, "ishmem_" #N "_and_reduce", ishmem_##N##_and_reduce, MPI_BAND,            \
                   Range::bits);                                                                   \
@@ -83,8 +82,10 @@ void check_all_reductions(const TeamUnderTest &t) {
 #undef CHECK_ARITH
 }
 
-TEST(Collectives, EveryReductionOnWorld) {
-  check_all_reductions({ISHMEM_TEAM_WORLD, MPI_COMM_WORLD, "world"});
+TEST(Collectives, EveryReductionOnEveryTeamShape) {
+  Buffers b;  // allocated by every PE, members of a shape or not
+  TeamShapes shapes(!each_pe_alone());
+  shapes.for_each_member([&](const TeamUnderTest &t) { check_all_reductions(t, b); });
 }
 
 // Reductions back to back with no barrier between them, alternating the one-shot and the

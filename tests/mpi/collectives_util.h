@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "ishmem.h"
 
@@ -114,5 +115,59 @@ void expect_same(const T *got, const T *want, std::size_t n, const std::string &
   }
   EXPECT_EQ(bad, 0u) << what;
 }
+
+// The team shapes the collectives run on, each with its MPI twin: world, shared, strided
+// with a positive and a negative stride, a single PE, and the rows and columns of a 2d split.
+// A PE outside a shape holds ISHMEM_TEAM_INVALID and MPI_COMM_NULL there.
+class TeamShapes {
+ public:
+  explicit TeamShapes(bool node_local_shared) {
+    const int n = ishmem_n_pes();
+    shapes_.push_back({ISHMEM_TEAM_WORLD, MPI_COMM_WORLD, "world"});
+    shapes_.push_back(
+        {ISHMEM_TEAM_SHARED, node_local_shared ? MPI_COMM_WORLD : MPI_COMM_SELF, "shared"});
+    split(0, 2, (n + 1) / 2, "even PEs (stride 2)");
+    split(n - 1, -1, n, "every PE backwards (stride -1)");
+    split(n - 1, 1, 1, "the last PE alone");
+    ishmem_team_t x = ISHMEM_TEAM_INVALID, y = ISHMEM_TEAM_INVALID;
+    EXPECT_EQ(ishmem_team_split_2d(ISHMEM_TEAM_WORLD, 2, nullptr, 0, &x, nullptr, 0, &y),
+              ISHMEM_SUCCESS)
+        << ishmemx_last_error();
+    add(x, "2d rows of 2");
+    add(y, "2d columns");
+  }
+  ~TeamShapes() {
+    for (std::size_t i = 2; i < shapes_.size(); ++i) {
+      if (shapes_[i].team != ISHMEM_TEAM_INVALID) ishmem_team_destroy(shapes_[i].team);
+      if (shapes_[i].comm != MPI_COMM_NULL) MPI_Comm_free(&shapes_[i].comm);
+    }
+  }
+  // The shapes this PE is a member of.
+  template <class F>
+  void for_each_member(F &&f) const {
+    for (const TeamUnderTest &t : shapes_)
+      if (t.team != ISHMEM_TEAM_INVALID) f(t);
+  }
+
+ private:
+  void split(int start, int stride, int size, const char *name) {
+    ishmem_team_t team = ISHMEM_TEAM_INVALID;
+    EXPECT_EQ(ishmem_team_split_strided(ISHMEM_TEAM_WORLD, start, stride, size, nullptr, 0, &team),
+              ISHMEM_SUCCESS)
+        << name << ": " << ishmemx_last_error();
+    add(team, name);
+  }
+  // Collective over the world: the MPI twin, ranked by team index.
+  void add(ishmem_team_t team, const char *name) {
+    const int index = team == ISHMEM_TEAM_INVALID ? -1 : ishmem_team_my_pe(team);
+    // A 2d split makes several teams at once: each is told apart by its first PE.
+    const int color =
+        index >= 0 ? ishmem_team_translate_pe(team, 0, ISHMEM_TEAM_WORLD) : MPI_UNDEFINED;
+    MPI_Comm comm = MPI_COMM_NULL;
+    EXPECT_EQ(MPI_Comm_split(MPI_COMM_WORLD, color, index, &comm), MPI_SUCCESS);
+    shapes_.push_back({team, comm, name});
+  }
+  std::vector<TeamUnderTest> shapes_;
+};
 
 }  // namespace ishmem_test

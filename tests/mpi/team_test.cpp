@@ -29,6 +29,12 @@ struct Shape {
   bool has_me() const { return index_of(my_pe()) >= 0; }
 };
 
+// A strided split's arguments and what the test says of them.
+struct Args {
+  int start, stride, size;
+  const char *text;
+};
+
 bool error_mentions(const std::string &text) {
   return std::string(ishmemx_last_error()).find(text) != std::string::npos;
 }
@@ -137,10 +143,6 @@ TEST(Teams, WorldAndShared) {
 
 TEST(Teams, StridedSplits) {
   const int n = n_pes();
-  struct Args {
-    int start, stride, size;
-    const char *what;
-  };
   std::vector<Args> cases = {{0, 1, n, "all"},
                              {0, 2, (n + 1) / 2, "even PEs"},
                              {n - 1, -1, n, "reversed"},
@@ -150,7 +152,7 @@ TEST(Teams, StridedSplits) {
   if (n >= 2) cases.push_back({1, 2, n / 2, "odd PEs"});
   for (const Args &a : cases) {
     const Shape shape = split_strided(world(), a.start, a.stride, a.size);
-    expect_shape(shape, a.what);
+    expect_shape(shape, a.text);
     if (shape.has_me()) {
       EXPECT_EQ(ishmem_team_sync(shape.team), ISHMEM_SUCCESS);
     }
@@ -344,10 +346,6 @@ TEST(Teams, ConfigIsKept) {
 // Each bad split fails every PE alike, and takes no slot: the good split after them gets 2.
 TEST(Teams, InvalidSplitArgumentsFailEveryMember) {
   const int n = n_pes();
-  struct Args {
-    int start, stride, size;
-    const char *complaint;
-  };
   const Args bad[] = {{n, 1, 1, "start"},
                       {-1, 1, 1, "start"},
                       {0, 1, 0, "size 0"},
@@ -362,7 +360,7 @@ TEST(Teams, InvalidSplitArgumentsFailEveryMember) {
         ISHMEM_ERR_INVALID_ARG)
         << a.start << "," << a.stride << "," << a.size;
     EXPECT_EQ(team, ISHMEM_TEAM_INVALID);
-    EXPECT_TRUE(error_mentions(a.complaint)) << ishmemx_last_error();
+    EXPECT_TRUE(error_mentions(a.text)) << ishmemx_last_error();
   }
   ishmem_team_t team = kUnset, x = kUnset, y = kUnset;
   ishmem_team_config_t config{1};

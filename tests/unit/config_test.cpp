@@ -205,6 +205,19 @@ TEST(Config, LoadBadValueNamesTheVariable) {
     interval.vars["ISHMEM_TRIM_INTERVAL"] = value;
     expect_config_error([&] { load_config(interval.fn()); }, "ISHMEM_TRIM_INTERVAL");
   }
+  for (const char *value : {"1", "1025", "-3", "many"}) {  // WORLD and SHARED need two
+    FakeEnv teams;
+    teams.vars["ISHMEM_MAX_TEAMS"] = value;
+    expect_config_error([&] { load_config(teams.fn()); }, "ISHMEM_MAX_TEAMS");
+  }
+  FakeEnv scratch;
+  scratch.vars["ISHMEM_COLLECTIVE_SCRATCH"] = "lots";
+  expect_config_error([&] { load_config(scratch.fn()); }, "ISHMEM_COLLECTIVE_SCRATCH");
+  FakeEnv bounds;
+  bounds.vars = {{"ISHMEM_MAX_TEAMS", "1024"}, {"ISHMEM_COLLECTIVE_SCRATCH", "0"}};
+  EXPECT_EQ(load_config(bounds.fn()).max_teams, 1024);
+  bounds.vars["ISHMEM_MAX_TEAMS"] = "2";
+  EXPECT_EQ(load_config(bounds.fn()).max_teams, 2);
 }
 
 TEST(Config, VarsTableIsComplete) {
