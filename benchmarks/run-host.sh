@@ -29,67 +29,23 @@ while [ $# -gt 0 ]; do
 done
 build="${build:-build}"
 bench="$build/benchmarks"
-if [ -z "$from" ] && [ ! -x "$bench/ishmem-bench-put" ]; then
-  echo "run-host.sh: no benchmarks in $bench; build first (cmake --build $build)" >&2
-  exit 2
-fi
-command -v mpirun >/dev/null || { echo "run-host.sh: mpirun not found" >&2; exit 2; }
-
-runner_mpi_env
-bind=(--bind-to none)
-[ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] && bind=(--bind-to core)
-args=(--csv)
 limit=600
-if [ "$quick" -eq 1 ]; then
-  args+=(--quick)
-  limit=60
-fi
+[ "$quick" -eq 1 ] && limit=60
 rounds="${rounds:-$((quick ? 1 : 3))}"
-case "$rounds" in '' | *[!0-9]* | 0) echo "run-host.sh: bad --rounds $rounds" >&2; exit 2 ;; esac
-
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-status=0
-notes=()
+runner_counts "--rounds" "$rounds"
+runner_program_args "" "--csv --quick" "--csv"
 
 # run IMPL PROGRAM: runs IMPL-bench-PROGRAM on 2 PEs and appends its rows to $tmp/raw.csv.
 run() {
-  local impl="$1" prog="$2" exe="$bench/$1-bench-$2" launcher=mpirun rc
-  if [ ! -x "$exe" ]; then
-    [ "$impl" = ishmem ] && { notes+=("ishmem-bench-$prog is missing"); status=1; }
-    return 0
-  fi
-  if [ "$impl" = oshmem ]; then
-    command -v oshrun >/dev/null || return 0
-    launcher=oshrun
-  fi
-  local heap=()
+  launch_env=()
   # malloc + free goes up to 1 GiB: ishmem's heap must hold it (peers report what fits).
-  [ "$prog" = malloc ] && heap=(env ISHMEM_SYMMETRIC_SIZE=2G)
-  timeout "$limit" "${heap[@]}" "$launcher" -np 2 "${bind[@]}" "${extra[@]}" "$exe" "${args[@]}" \
-    >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  grep -E "^$impl,[a-z_]+,[0-9]" "$tmp/out" >"$tmp/rows" # ishmem put adds memcpy rows
+  [ "$2" = malloc ] && launch_env=(ISHMEM_SYMMETRIC_SIZE=2G)
+  runner_launch "$1" "$2" 2 "$limit" "${prog_args[@]}"
   cat "$tmp/rows" >>"$tmp/raw.csv"
-  if [ -s "$tmp/rows" ] && [ "$rc" -eq 0 ]; then return 0; fi
-  if [ "$impl" = ishmem ]; then
-    status=1
-    notes+=("FAILED: ishmem-bench-$prog (exit $rc)")
-    { echo "== ishmem-bench-$prog failed (exit $rc):"; tail -n 20 "$tmp/err"; } >&2
-  elif [ -s "$tmp/rows" ]; then
-    notes+=("$impl-bench-$prog exited with status $rc after printing its figures (kept)")
-  else
-    notes+=("$impl-bench-$prog failed (exit $rc) and gave no figures")
-  fi
 }
 
 : >"$tmp/raw.csv"
-if [ -n "$from" ]; then
-  if ! grep -E '^[a-z]+,[a-z_]+,[0-9]' "$from" >"$tmp/raw.csv"; then
-    echo "run-host.sh: no rows in $from" >&2
-    exit 2
-  fi
-else
+if ! runner_rows '^[a-z]+,[a-z_]+,[0-9]' "$tmp/raw.csv" "$bench/ishmem-bench-put" "$build"; then
   for ((round = 1; round <= rounds; ++round)); do
     for prog in put get barrier malloc p_pingpong amo; do
       run ishmem "$prog"
@@ -99,32 +55,7 @@ else
   done
 fi
 # One row per (impl, op, size): the median over the rounds, in first-seen order.
-awk -F, '
-  function median(list,   v, n, i, j, t) {
-    n = split(substr(list, 2), v, " ")
-    if (n == 0) return ""
-    for (i = 2; i <= n; ++i)
-      for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
-  { key = $1 "," $2 "," $3
-    if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-    if ($4 != "") lat[key] = lat[key] " " $4
-    if ($5 != "") bw[key] = bw[key] " " $5 }
-  function fmt(x, f) { return x == "" ? "" : sprintf(f, x) }
-  END {
-    for (i = 1; i <= n; ++i)
-      print order[i] "," fmt(median(lat[order[i]]), "%.4f") "," fmt(median(bw[order[i]]), "%.1f")
-  }
-' "$tmp/raw.csv" >"$tmp/all.csv"
-mapfile -t notes < <(printf '%s\n' "${notes[@]}" | awk 'NF && !seen[$0]++')
-
-if [ "$csv" -eq 1 ]; then
-  echo "impl,op,size_bytes,latency_us,bandwidth_MBps"
-  cat "$tmp/all.csv"
-  for n in "${notes[@]}"; do echo "run-host.sh: $n" >&2; done
-  exit "$status"
-fi
+runner_summarize 3 "impl,op,size_bytes,latency_us,bandwidth_MBps"
 
 awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds")" '
   # The memcpy reference (measured by ishmem-bench-put in the same process) is a peer of put.
@@ -202,9 +133,4 @@ awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds
     target("put bandwidth >= 1 MiB, worst ishmem / memcpy", worst, worst != "" && worst >= 0.9,
            ">= 0.9")
   }' "$tmp/all.csv"
-
-if [ "${#notes[@]}" -gt 0 ]; then
-  echo
-  for n in "${notes[@]}"; do echo "note: $n"; done
-fi
-exit "$status"
+runner_end

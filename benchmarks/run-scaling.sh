@@ -35,36 +35,15 @@ while [ $# -gt 0 ]; do
 done
 build="${build:-build}"
 [ ${#pes[@]} -gt 0 ] || pes=(1 2 4 8)
-for n in "${pes[@]}"; do
-  case "$n" in '' | *[!0-9]* | 0) echo "run-scaling.sh: bad PE count '$n'" >&2; exit 2 ;; esac
-done
+runner_counts "PE count" "${pes[@]}"
 launches="${launches:-$([ "$quick" -eq 1 ] && echo 3 || echo 9)}"
-if [ "$quick" -eq 1 ]; then
-  read -r -a prog_args <<<"${SCALING_ARGS:---iters 500 --reps 3}"
-else
-  read -r -a prog_args <<<"${SCALING_ARGS:---iters 3000 --reps 5}"
-fi
+runner_program_args "${SCALING_ARGS:-}" "--iters 500 --reps 3" "--iters 3000 --reps 5"
 exe="$build/benchmarks/ishmem-bench-scaling"
-
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
 : >"$tmp/all.csv"
-status=0
 cores="$(nproc 2>/dev/null || echo '?')"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 
-if [ -n "$from" ]; then
-  if ! grep -E '^ishmem,[a-z]+,[a-z_]+,[0-9]' "$from" >"$tmp/all.csv"; then
-    echo "run-scaling.sh: no rows in $from" >&2
-    exit 2
-  fi
-else
-  if [ ! -x "$exe" ]; then
-    echo "run-scaling.sh: no $exe; build first (cmake --build $build)" >&2
-    exit 2
-  fi
-  command -v mpirun >/dev/null || { echo "run-scaling.sh: mpirun not found" >&2; exit 2; }
-  runner_mpi_env
+if ! runner_rows '^ishmem,[a-z]+,[a-z_]+,[0-9]' "$tmp/all.csv" "$exe" "$build"; then
   export PRTE_MCA_rmaps_default_mapping_policy="${PRTE_MCA_rmaps_default_mapping_policy:-:oversubscribe}"
   export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
   for n in "${pes[@]}"; do
