@@ -60,6 +60,7 @@
  *  Wait, test   ishmem_<type>_wait_until(_all, _any, _some)(_vector),
  *               ishmem_<type>_test(_all, _any, _some)(_vector)
  *  Barriers     ishmem_barrier_all, ishmem_sync_all (one thread per PE)
+ *  Teams        ishmem_team_my_pe, _n_pes, _translate_pe
  *  Groups       ishmemx_putmem_, _getmem_, _putmem_nbi_, _getmem_nbi_, _putmem_signal_,
  *               _putmem_signal_nbi_ + warp or block; ishmemx_barrier_all_block,
  *               ishmemx_sync_all_block (every thread of one block) */

@@ -7,6 +7,14 @@
 
 #include <stddef.h>
 
+/* A team as kernels see it (ishmem/team.h): its size, this PE's number in it and its members'
+ * world PEs (device memory). n_pes is 0 where this PE has no team in that slot. */
+typedef struct ishmemx_team_map {
+  int n_pes;
+  int my_pe;
+  const int *pes;
+} ishmemx_team_map_t;
+
 /* The heap's extent and, with ISHMEM_DEBUG=1, its live allocations, in device memory that
  * the runtime rewrites after every allocation call (growth, trim, free): the handle points
  * here, so a handle taken once stays current. */
@@ -16,6 +24,9 @@ typedef struct ishmemx_heap_map {
    * by offset, starts at live[1 + 2i] and spans live[2 + 2i] bytes (as requested). Replaced
    * as one pointer, so that a kernel never pairs one table's count with another's entries. */
   const size_t *live;
+  /* The team table, indexed by ishmem_team_t (max_teams entries, device memory), whose
+   * entries the runtime rewrites at every split and destroy. */
+  const ishmemx_team_map_t *teams;
 } ishmemx_heap_map_t;
 
 /* A symmetric address `a` on PE `pe` is at a + (slot(pe) - my_slot) * stride, with
@@ -34,6 +45,7 @@ typedef struct ishmemx_device_handle {
   int contiguous; /* node-local PEs are numbered first_local_pe + slot */
   /* ISHMEM_DEBUG=1: device calls check the PE and the live allocation (heap_map) first. */
   int debug;
+  int max_teams; /* entries of `teams` (ISHMEM_MAX_TEAMS) */
   /* Barrier rows of the device and stream barriers, in GPU memory every node-local PE maps:
    * PE slot i's row starts at barrier + i * barrier_step and holds one 64-bit count per slot
    * (ishmem/detail/sync_impl.h). NULL with the host backend. */

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "device/device_hooks.h"
 #include "runtime/barrier_rows.h"
+#include "runtime/team.h"
 
 namespace ishmem::detail {
 namespace {
@@ -19,6 +20,8 @@ struct GpuRuntime {
     if (!backend) return;
     backend->device_free(pe_slot_device);
     backend->device_free(heap_map_device);
+    backend->device_free(team_maps_device);
+    backend->device_free(team_pes_device);
     for (void *table : live_tables) backend->device_free(table);
   }
   GpuBackend *backend = nullptr;
@@ -31,6 +34,10 @@ struct GpuRuntime {
   std::vector<void *> live_tables;
   std::size_t live_capacity = 0;  // blocks per table
   int next_table = 0;
+  // The team table kernels read: one entry per slot, and slot s's members at
+  // team_pes_device + s * n_pes (a team has at most every PE).
+  ishmemx_team_map_t *team_maps_device = nullptr;
+  int *team_pes_device = nullptr;
   ishmemx_device_handle_t handle{};
   std::unique_ptr<BarrierRows> barrier_rows;  // where device and stream barriers meet
 };
@@ -98,6 +105,24 @@ void write_heap_map(GpuRuntime &g, const Heap &heap) {
 
 }  // namespace
 
+namespace {
+// Rewrites the device's entry of team slot `slot` from this PE's table.
+void write_team(GpuRuntime &g, const Runtime &rt, int slot) {
+  const std::size_t n_pes = rt.pe_slot.size();
+  ishmemx_team_map_t map{};
+  if (const Team *team = rt.teams->find(slot)) {
+    int *pes = g.team_pes_device + n_pes * static_cast<std::size_t>(slot);
+    g.backend->copy(pes, team->members.data(), sizeof(int) * team->members.size());
+    map = ishmemx_team_map_t{team->n_pes(), team->my_index, pes};
+  }
+  g.backend->copy(g.team_maps_device + slot, &map, sizeof map);
+}
+}  // namespace
+
+void gpu_team_changed(Runtime &rt, int slot) {
+  if (g_gpu) write_team(*g_gpu, rt, slot);
+}
+
 void gpu_heap_changed(Runtime &rt) {
   if (g_gpu) write_heap_map(*g_gpu, *rt.heap);
 }
@@ -140,6 +165,14 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   state->heap_map_device =
       static_cast<ishmemx_heap_map_t *>(gpu->device_alloc(sizeof(ishmemx_heap_map_t)));
   h.heap_map = state->heap_map_device;
+  const int max_teams = static_cast<int>(rt.teams->slots.size());
+  state->team_maps_device = static_cast<ishmemx_team_map_t *>(
+      gpu->device_alloc(sizeof(ishmemx_team_map_t) * static_cast<std::size_t>(max_teams)));
+  state->team_pes_device =
+      static_cast<int *>(gpu->device_alloc(table_bytes * static_cast<std::size_t>(max_teams)));
+  for (int slot = 0; slot < max_teams; ++slot) write_team(*state, rt, slot);
+  state->heap_map.teams = state->team_maps_device;
+  h.max_teams = max_teams;
   state->handle = h;
   // The device's map is written whole once (it starts as uninitialized memory), then kept.
   state->heap_map.committed = ~std::size_t{0};

@@ -16,6 +16,8 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast);
 void gpu_runtime_finalize() noexcept;
 // After a heap call (runtime's heap_changed): the device's heap map follows the heap.
 void gpu_heap_changed(Runtime &rt);
+// After a team split or destroy: the device's entry of team slot `slot` follows this PE's.
+void gpu_team_changed(Runtime &rt, int slot);
 
 // The runtime's GPU backend, or nullptr with the host backend.
 GpuBackend *gpu_backend(const Runtime &rt);

@@ -23,8 +23,8 @@ namespace ishmem::detail {
 // fields stay empty here.
 struct alignas(64) FastPath : ishmemx_device_handle_t {
   constexpr FastPath()
-      : ishmemx_device_handle_t{nullptr, 0, nullptr, nullptr, -1, 0,       0, 0,
-                                0,       0, 0,       nullptr, 0,  nullptr, 0} {}
+      : ishmemx_device_handle_t{nullptr, 0, nullptr, nullptr, -1,      0, 0,       0,
+                                0,       0, 0,       0,       nullptr, 0, nullptr, 0} {}
   // Limits of the fast paths, folded into the range check: `committed` when the CPU may load
   // and store the heap (RMA) or run its atomics on it (AMO, no MPI window in use), else 0,
   // which sends every call to the slow path (as ISHMEM_DEBUG=1 does, whose checks live there).

@@ -12,6 +12,7 @@
 
 #include "bootstrap/stall_watch.h"
 #include "common/error.h"
+#include "runtime/gpu_runtime.h"
 #include "runtime/runtime.h"
 #include "runtime/team.h"
 
@@ -115,6 +116,12 @@ ishmem_team_t make_team(Runtime &rt, const Team &parent, int slot, int color,
   ISHMEMI_CHECK_MPI(MPI_Comm_split(parent.comm, color, my_index < 0 ? 0 : my_index, &comm));
   if (my_index < 0) return ISHMEM_TEAM_INVALID;
   Team &team = add_team(rt, slot, std::move(members), my_index, comm);
+  try {
+    gpu_team_changed(rt, slot);  // kernels see the team (GPU backends)
+  } catch (...) {
+    rt.teams->slots[slot].reset();
+    throw;
+  }
   team.config_mask = mask;
   if (mask & ISHMEM_TEAM_NUM_CONTEXTS) team.config.num_contexts = config->num_contexts;
   return slot;
@@ -195,6 +202,11 @@ void team_split_2d(Runtime &rt, Team &parent, int xrange, const ishmem_team_conf
   } catch (...) {
     rt.teams->slots[slots[0]].reset();
     *x_team = ISHMEM_TEAM_INVALID;
+    try {
+      gpu_team_changed(rt, slots[0]);
+    } catch (const Error &e) {  // the first error is the one to report
+      log(LogLevel::warn, "undoing ishmem_team_split_2d: %s", e.what());
+    }
     throw;
   }
 }
@@ -214,8 +226,10 @@ void team_destroy(Runtime &rt, Team &team) {
   zero_area(rt, team.area);
   MPI_Comm comm = team.comm;
   team.comm = MPI_COMM_NULL;
-  rt.teams->slots[team.slot].reset();
+  const int slot = team.slot;
+  rt.teams->slots[slot].reset();
   ISHMEMI_CHECK_MPI(MPI_Comm_free(&comm));
+  gpu_team_changed(rt, slot);
 }
 
 }  // namespace ishmem::detail

@@ -20,14 +20,18 @@
 
 /* Calls with no signature list of their own (the host defines them by hand): F0 for those
  * without parameters. */
-#define ISHMEMI_CORE_CALLS(F, F0)          \
-  F0(int, ishmem_quiet, quiet)             \
-  F0(int, ishmem_fence, fence)             \
-  F0(int, ishmem_my_pe, my_pe)             \
-  F0(int, ishmem_n_pes, n_pes)             \
-  F0(int, ishmem_barrier_all, barrier_all) \
-  F0(int, ishmem_sync_all, sync_all)       \
-  F(void *, ishmem_ptr, (const void *dest, int pe), (dest, pe), ptr, void)
+#define ISHMEMI_CORE_CALLS(F, F0)                                                                 \
+  F0(int, ishmem_quiet, quiet)                                                                    \
+  F0(int, ishmem_fence, fence)                                                                    \
+  F0(int, ishmem_my_pe, my_pe)                                                                    \
+  F0(int, ishmem_n_pes, n_pes)                                                                    \
+  F0(int, ishmem_barrier_all, barrier_all)                                                        \
+  F0(int, ishmem_sync_all, sync_all)                                                              \
+  F(void *, ishmem_ptr, (const void *dest, int pe), (dest, pe), ptr, void)                        \
+  F(int, ishmem_team_my_pe, (ishmem_team_t team), (team), team_my_pe, void)                       \
+  F(int, ishmem_team_n_pes, (ishmem_team_t team), (team), team_n_pes, void)                       \
+  F(int, ishmem_team_translate_pe, (ishmem_team_t src_team, int src_pe, ishmem_team_t dest_team), \
+    (src_team, src_pe, dest_team), team_translate_pe, void)
 
 /* Every call with a standard OpenSHMEM name and a device form, applied to ISHMEMI_F. */
 #define ISHMEMI_RMA_TYPED_F(T, N) ISHMEMI_RMA_TYPED_CALLS(ISHMEMI_F, T, N)

@@ -71,6 +71,32 @@ ISHMEMI_FN int my_pe(const Handle &h) {
 ISHMEMI_FN int n_pes(const Handle &h) {
   return h.n_pes;
 }
+/* Teams (ishmem/team.h): the device's copy of this PE's team table. -1 for a team this PE has
+ * not (invalid, destroyed, not a member, out of range), as on the host. */
+ISHMEMI_FN const ishmemx_team_map_t *team_map(const Handle &h, int team) {
+  if (team < 0 || team >= h.max_teams || !h.heap_map) return 0;
+  const ishmemx_team_map_t *t = h.heap_map->teams + team;
+  return t->n_pes > 0 ? t : 0;
+}
+template <class>
+ISHMEMI_FN int team_my_pe(const Handle &h, int team) {
+  const ishmemx_team_map_t *t = team_map(h, team);
+  return t ? t->my_pe : -1;
+}
+template <class>
+ISHMEMI_FN int team_n_pes(const Handle &h, int team) {
+  const ishmemx_team_map_t *t = team_map(h, team);
+  return t ? t->n_pes : -1;
+}
+template <class>
+ISHMEMI_FN int team_translate_pe(const Handle &h, int src_team, int src_pe, int dest_team) {
+  const ishmemx_team_map_t *from = team_map(h, src_team), *to = team_map(h, dest_team);
+  if (!from || !to || src_pe < 0 || src_pe >= from->n_pes) return -1;
+  const int pe = from->pes[src_pe];
+  for (int i = 0; i < to->n_pes; ++i)
+    if (to->pes[i] == pe) return i;
+  return -1;
+}
 
 #else
 /* ---- Plain C++: the group forms through the host API (the standard names are the host
