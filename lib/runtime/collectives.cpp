@@ -58,6 +58,11 @@ CallRecord record_of(const CollectiveCall &call) {
           static_cast<std::uint64_t>(call.root), 0};
 }
 
+bool records_agree(const CallRecord &a, const CallRecord &b) {
+  return kind_of(a) != CollectiveKind::rejected && kind_of(b) != CollectiveKind::rejected &&
+         same_call(a, b);
+}
+
 void compare_records(const Team &team, const CallRecord *all, const char *fn) {
   const int n = static_cast<int>(team.members.size());
   bool agree = true;

@@ -47,6 +47,8 @@ struct CallRecord {
   std::uint64_t pad;
 };
 CallRecord record_of(const CollectiveCall &call);
+// True if neither call was rejected and `a` is the same call as `b` (collect: any counts).
+bool records_agree(const CallRecord &a, const CallRecord &b);
 // Throws ISHMEM_ERR_MISMATCH naming each PE's call unless the records of the team's members
 // (all[index]) agree; a member that rejected its arguments is named as such.
 void compare_records(const Team &team, const CallRecord *all, const char *fn);

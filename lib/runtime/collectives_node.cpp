@@ -2,14 +2,16 @@
 // from its peers' mappings and writes only its own dest, so the algorithms are plain data
 // movement over peer addresses (the device forms can reuse them).
 //
-// Each call has a sequence number (Team::calls, the same on every member). A PE publishes
-// its call record and then its progress word, seq * kPhases + phase, in its scratch area; it
-// waits until every member's progress reaches the phase it needs. A contribution that fits
-// the staging threshold is copied into the PE's staging buffer before it arrives, so the
-// readers need no second phase; the buffers (and records) alternate by the parity of seq: a
-// PE writes parity p again at seq + 2, after it saw every member arrive at seq + 1, which
-// each does only once it is done reading seq. Larger contributions are read from the peers'
-// source buffers directly, and a final phase keeps every PE in the call until all are read.
+// Each call has a sequence number (Team::calls, the same on every member). A PE's scratch
+// holds two slots, used by the parity of seq. A slot starts with one cache line that holds
+// the PE's progress word, seq * kPhases + phase, its call record and the first bytes of its
+// staging buffer, which continues in the lines after it: a peer that sees the PE arrive has
+// its record and a small contribution in the same line transfer. A contribution that fits
+// the staging threshold is copied into the slot before the PE arrives, so the readers need
+// no second phase. A PE writes slot p again at seq + 2, after it saw every member arrive at
+// seq + 1, which each does only once it is done reading seq. Larger contributions are read
+// from the peers' source buffers directly, and a final phase keeps every PE in the call
+// until all are read.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -23,74 +25,86 @@ namespace ishmem::detail {
 namespace {
 
 constexpr std::uint64_t kPhases = 4;
+// broadcast, collect and alltoall stage at most this many bytes per PE (and no more than
+// the reductions): above it the copy into the slot costs more than the direct path's
+// second meeting (docs/COLLECTIVES.md).
+constexpr std::size_t kCopyStagingMax = 2048;
 
-// The head of a PE's collective scratch (Team::area + kTeamSyncBytes).
-struct alignas(64) CollectiveControl {
+// The head of one slot of a PE's collective scratch (Team::area + kTeamSyncBytes).
+struct alignas(16) SlotHead {
   std::atomic<std::uint64_t> progress;  // seq * kPhases + the last phase reached
-  char pad[56];
-  CallRecord records[2];  // by the parity of seq
+  std::uint64_t pad;
+  CallRecord record;  // then the staging buffer, 16-aligned, from the same cache line on
 };
-constexpr std::size_t kControlBytes = sizeof(CollectiveControl);
+constexpr std::size_t kHeadBytes = sizeof(SlotHead);
+static_assert(kHeadBytes == 48, "the slot's head leaves 16 bytes of its first line to staging");
 
 class NodeCall {
  public:
   NodeCall(Runtime &rt, Team &team, const char *fn)
-      : rt_(rt),
-        team_(team),
+      : team_(team),
         fn_(fn),
         seq_(team.calls),
         n_(static_cast<int>(team.members.size())),
         me_(team.my_index),
-        scratch_(team.area + kTeamSyncBytes),
-        records_(team.members.size()) {
+        slot_(team.area + kTeamSyncBytes) {
     const std::size_t scratch = rt.config.collective_scratch;
-    half_ = scratch > kControlBytes ? ((scratch - kControlBytes) / 2) & ~std::size_t{63} : 0;
-    limit_ = std::min<std::size_t>(rt.config.reduce_oneshot_max, half_);
+    const std::size_t half = (scratch / 2) & ~std::size_t{63};
+    slot_ += (seq_ & 1) * half;
+    const std::size_t room = half > kHeadBytes ? half - kHeadBytes : 0;
+    limit_ = std::min<std::size_t>(rt.config.reduce_oneshot_max, room);
+    copy_limit_ = std::min(limit_, kCopyStagingMax);
   }
 
   int size() const { return n_; }
   int me() const { return me_; }
-  // Contributions of at most this many bytes go through the staging buffers.
+  // Reductions of at most this many bytes go through the staging buffers.
   std::size_t limit() const { return limit_; }
-  char *staging() const { return scratch_ + kControlBytes + (seq_ & 1) * half_; }
+  // The same for the contributions of broadcast, collect and alltoall.
+  std::size_t copy_limit() const { return copy_limit_; }
+  char *staging() const { return slot_ + kHeadBytes; }
   const char *staging_of(int index) const { return peer(staging(), index); }
   // Symmetric `p` on member `index`.
   template <class T>
   T *peer(T *p, int index) const {
-    if (index == me_) return p;
-    return reinterpret_cast<T *>(peer_address(rt_, p, team_.world_pe(index)));
+    return index == me_ ? p : team_.peer(p, index);
   }
 
   // Publishes this PE's record, waits for every member's, and throws ISHMEM_ERR_MISMATCH
   // (on every member alike) unless they agree.
   void arrive(const CallRecord &mine) {
-    CollectiveControl *self = control(me_);
-    self->records[seq_ & 1] = mine;
+    SlotHead *self = head(me_);
+    // Back-to-back calls repeat the record of seq - 2: leaving it as it is spares a store to
+    // the line the peers are polling (each store can cost them a transfer).
+    if (memcmp(&self->record, &mine, sizeof mine) != 0) self->record = mine;
     self->progress.store(seq_ * kPhases, std::memory_order_release);
     wait_all(seq_ * kPhases);
-    for (int i = 0; i < n_; ++i) records_[i] = control(i)->records[seq_ & 1];
-    compare_records(team_, records_.data(), fn_);
+    bool agree = true;
+    for (int i = 0; i < n_ && agree; ++i) agree = records_agree(record(i), mine);
+    if (agree) return;
+    std::vector<CallRecord> all;  // only for the report
+    for (int i = 0; i < n_; ++i) all.push_back(record(i));
+    compare_records(team_, all.data(), fn_);
   }
-  const CallRecord &record(int index) const { return records_[index]; }
+  // Member `index`'s record of this call: it stays until that member reaches seq + 2.
+  const CallRecord &record(int index) const { return head(index)->record; }
   // Every member has finished the phases before `phase` (1 to kPhases - 1).
   void step(std::uint64_t phase) {
-    control(me_)->progress.store(seq_ * kPhases + phase, std::memory_order_release);
+    head(me_)->progress.store(seq_ * kPhases + phase, std::memory_order_release);
     wait_all(seq_ * kPhases + phase);
   }
 
  private:
-  CollectiveControl *control(int index) const {
-    return reinterpret_cast<CollectiveControl *>(peer(scratch_, index));
-  }
+  SlotHead *head(int index) const { return reinterpret_cast<SlotHead *>(peer(slot_, index)); }
   void wait_all(std::uint64_t target) {
     SpinDeadline deadline(fn_);
+    auto reached = [&](int j) {
+      return head(j)->progress.load(std::memory_order_acquire) >= target;
+    };
     for (int i = 0; i < n_; ++i) {
       if (i == me_) continue;
-      const CollectiveControl *peer_control = control(i);
-      auto reached = [&](int j) {
-        return control(j)->progress.load(std::memory_order_acquire) >= target;
-      };
-      wait_for([&] { return peer_control->progress.load(std::memory_order_acquire) >= target; },
+      const SlotHead *peer_head = head(i);
+      wait_for([&] { return peer_head->progress.load(std::memory_order_acquire) >= target; },
                [&] {
                  deadline.poll([&](std::vector<int> &pes) {
                    for (int j = 0; j < n_; ++j)
@@ -100,19 +114,17 @@ class NodeCall {
     }
   }
 
-  Runtime &rt_;
   Team &team_;
   const char *fn_;
   const std::uint64_t seq_;
   const int n_, me_;
-  char *const scratch_;
-  std::size_t half_ = 0, limit_ = 0;
-  std::vector<CallRecord> records_;
+  char *slot_;
+  std::size_t limit_ = 0, copy_limit_ = 0;
 };
 
 void broadcast(NodeCall &c, const CollectiveCall &call) {
   const std::size_t bytes = call.nelems * call.type.size;
-  const bool staged = bytes <= c.limit();
+  const bool staged = bytes <= c.copy_limit();
   const bool root = c.me() == call.root;
   if (root && staged && bytes) memcpy(c.staging(), call.source, bytes);
   c.arrive(record_of(call));
@@ -127,7 +139,7 @@ void broadcast(NodeCall &c, const CollectiveCall &call) {
 void collect(NodeCall &c, const CollectiveCall &call) {
   const std::size_t size = call.type.size;
   const std::size_t bytes = call.nelems * size;
-  if (bytes && bytes <= c.limit()) memcpy(c.staging(), call.source, bytes);
+  if (bytes && bytes <= c.copy_limit()) memcpy(c.staging(), call.source, bytes);
   c.arrive(record_of(call));
   // The total was checked against the heap for this PE's own part only.
   std::size_t total = 0;
@@ -138,7 +150,7 @@ void collect(NodeCall &c, const CollectiveCall &call) {
   char *out = static_cast<char *>(call.dest);
   for (int i = 0; i < c.size(); ++i) {
     const std::size_t b = c.record(i).nelems * size;
-    const bool staged = b <= c.limit();
+    const bool staged = b <= c.copy_limit();
     direct = direct || !staged;
     const char *from = i == c.me() ? static_cast<const char *>(call.source)
                        : staged    ? c.staging_of(i)
@@ -158,7 +170,7 @@ void alltoall(NodeCall &c, const CollectiveCall &call) {
   const std::ptrdiff_t dst = call.dst * static_cast<std::ptrdiff_t>(size);
   const std::ptrdiff_t source_block = sst * static_cast<std::ptrdiff_t>(call.nelems);
   const std::ptrdiff_t dest_block = dst * static_cast<std::ptrdiff_t>(call.nelems);
-  const bool staged = block * c.size() <= c.limit();
+  const bool staged = block * c.size() <= c.copy_limit();
   const char *source = static_cast<const char *>(call.source);
   if (staged)  // packed: block i at i * block
     for (int i = 0; i < c.size(); ++i)

@@ -63,10 +63,14 @@ std::string calls_text(const Team &team, const std::vector<std::string> &names) 
   return text;
 }
 
-void sync_in_area(Runtime &rt, Team &team, const char *what) {
+void sync_in_area(Team &team, const char *what) {
   const std::uint64_t epoch = ++team.sync_epoch;
   const int parity = static_cast<int>(epoch & 1);
-  const std::uint64_t call = name_hash(what);
+  if (team.sync_name != what) {
+    team.sync_hash = name_hash(what);
+    team.sync_name = what;
+  }
+  const std::uint64_t call = team.sync_hash;
   SyncWords *mine = sync_words(team.area);
   if (mine->call[parity] != call) {  // a repeated call keeps its name: no copy on the hot path
     mine->call[parity] = call;
@@ -77,14 +81,13 @@ void sync_in_area(Runtime &rt, Team &team, const char *what) {
   bool same = true;
   const int n = team.n_pes();
   for (int step = 1; step < n; ++step) {  // from the next member on: arrivals spread out
-    const SyncWords *peer =
-        sync_words(peer_address(rt, team.area, team.members[(team.my_index + step) % n]));
+    const SyncWords *peer = sync_words(team.peer(team.area, (team.my_index + step) % n));
     wait_for([&] { return peer->epoch.load(std::memory_order_acquire) >= epoch; },
              [&] {
                deadline.poll([&](std::vector<int> &pes) {
                  for (int i = 0; i < n; ++i)
-                   if (sync_words(peer_address(rt, team.area, team.members[i]))
-                           ->epoch.load(std::memory_order_acquire) < epoch)
+                   if (sync_words(team.peer(team.area, i))->epoch.load(std::memory_order_acquire) <
+                       epoch)
                      pes.push_back(team.members[i]);
                });
              });
@@ -93,7 +96,7 @@ void sync_in_area(Runtime &rt, Team &team, const char *what) {
   if (same) return;
   std::vector<std::string> names;
   for (int i = 0; i < n; ++i) {
-    const SyncWords *w = sync_words(peer_address(rt, team.area, team.members[i]));
+    const SyncWords *w = sync_words(team.peer(team.area, i));
     names.emplace_back(w->name[parity], strnlen(w->name[parity], kNameBytes));
   }
   report_calls(team, what, names);
@@ -128,6 +131,7 @@ Team &add_team(Runtime &rt, int slot, std::vector<int> members, int my_index, MP
   team->node_local = true;
   for (int pe : team->members) team->node_local = team->node_local && rt.pe_slot[pe] >= 0;
   team->area = rt.teams->area(slot);
+  for (int pe : team->members) team->heaps.push_back(peer_address(rt, rt.heap->local_base(), pe));
   rt.teams->slots[slot] = std::move(team);
   return *rt.teams->slots[slot];
 }
@@ -187,7 +191,7 @@ char *peer_address(const Runtime &rt, const void *p, int pe) {
 
 void team_sync(Runtime &rt, Team &team, const char *what) {
   if (team.n_pes() == 1) return;
-  if (team.node_local && rt.teams->host_heap) return sync_in_area(rt, team, what);
+  if (team.node_local && rt.teams->host_heap) return sync_in_area(team, what);
   team_sync_over_mpi(team, what);
 }
 

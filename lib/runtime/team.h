@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ishmem::detail {
@@ -30,8 +31,14 @@ struct Team {
   // collective_scratch bytes). A peer's copy: peer_address(rt, area, pe). Zero when the team
   // is made: destroy zeroes it again once no member can still read it.
   char *area = nullptr;
+  // Member i's heap base as mapped here (nullptr off the node): a peer's copy of symmetric p
+  // is heaps[i] + (p - this PE's base), without peer_address's lookups on every access.
+  std::vector<char *> heaps;
   std::uint64_t calls = 0;       // collective calls this PE made on the team (sequence numbers)
   std::uint64_t sync_epoch = 0;  // team_sync calls over the area's words
+  // The last team_sync call's name and its hash: a repeated call hashes nothing.
+  const char *sync_name = nullptr;
+  std::uint64_t sync_hash = 0;
   ishmem_team_config_t config{};
   long config_mask = 0;
 
@@ -41,6 +48,12 @@ struct Team {
   ~Team();  // frees comm, logging a failure
 
   int world_pe(int index) const { return members[index]; }
+  // Member `index`'s copy of this PE's symmetric `p` (node-local teams).
+  template <class T>
+  T *peer(T *p, int index) const {
+    using Byte = std::conditional_t<std::is_const_v<T>, const char, char>;
+    return reinterpret_cast<T *>(heaps[index] + (reinterpret_cast<Byte *>(p) - heaps[my_index]));
+  }
   int n_pes() const { return static_cast<int>(members.size()); }
   // The index of world PE `pe`, or -1 if it is not a member.
   int index_of(int pe) const;
