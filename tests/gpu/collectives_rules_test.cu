@@ -184,10 +184,12 @@ __device__ int round_call(const ishmemx_device_handle_t &h, ishmem_team_t team, 
              : DevLongLong::move<kBlock, HANDLE>(h, team, d, s, round_move(round));
 }
 
-// Every round in one block of one kernel.
+// Every round in one block of one kernel. Three collectives in one loop take more registers
+// than one call alone (whose kernels above launch 1024 threads without bounds): bounded.
 template <bool HANDLE>
-__global__ void back_to_back(ishmemx_device_handle_t h, ishmem_team_t team, long long *dest,
-                             long long *source, int pe, int n, int *rcs) {
+__global__ void __launch_bounds__(kBlockThreads)
+    back_to_back(ishmemx_device_handle_t h, ishmem_team_t team, long long *dest, long long *source,
+                 int pe, int n, int *rcs) {
   for (int r = 0; r < kRounds; ++r) {
     const std::size_t count = source_count(r, n);
     for (std::size_t i = threadIdx.x; i < count; i += blockDim.x) source[i] = round_value(pe, r, i);
