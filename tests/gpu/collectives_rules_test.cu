@@ -297,7 +297,8 @@ TEST(GpuCollectiveRules, BackToBackWithoutBarriers) {
   ishmem_free(dest);
 }
 
-// ---- Errors. After each, the world team still works.
+// ---- Errors. After each, the world team still works, in every form (an error returned at
+// once must not come back from a later stream-ordered call).
 
 TeamUnderTest world() {
   return {ISHMEM_TEAM_WORLD, MPI_COMM_WORLD, "world"};
@@ -308,6 +309,8 @@ void expect_world_works(const SymmetricPair &b, const HeapAccess &gpu, const std
                     device_reduce<DevInt, kSum, kBlock, true>(), {7});
   check_reduce<int>(world(), b, gpu, "int_sum_reduce blocking after " + after, MPI_SUM,
                     ishmem_test::blocking_run<int>(ishmem_int_sum_reduce), {7});
+  check_reduce<int>(world(), b, gpu, "int_sum_reduce on_stream after " + after, MPI_SUM,
+                    ishmem_test::on_stream_run<int>(ishmemx_int_sum_reduce_on_stream, gpu), {7});
 }
 
 TEST(GpuCollectiveRules, LongDoubleAndComplexAreUnsupportedOnGpuHeaps) {
