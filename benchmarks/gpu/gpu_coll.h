@@ -96,6 +96,7 @@ struct Report {
   const char *impl = "";
   bool print = false;
   FILE *csv = nullptr;
+  std::string note;  // ends every summary line
   std::vector<Row> rows;
   void row(const char *bench, const char *op, const std::string &what, unsigned blocks,
            unsigned threads, std::size_t bytes, double us) {
@@ -196,11 +197,19 @@ __global__ void peer_read_loop(float *d, const float *s, std::size_t n, int iter
     }
 }
 
+// The int at the next PE's `sym`, read through its mapping (-1: not mapped).
+template <class Lib>
+__global__ void read_peer_int(const int *sym, int pe, int *out) {
+  const int *theirs = static_cast<const int *>(Lib::ptr(sym, pe));
+  *out = theirs ? *theirs : -1;
+}
+
 // ---- The run ----------------------------------------------------------------------------------
 template <class Lib>
 class Run {
  public:
-  Run(const Plan &plan, Report &report) : plan_(plan), report_(report) {
+  // `gpu`: this PE's GPU, as a number that no other GPU of the node has.
+  Run(const Plan &plan, Report &report, int gpu) : plan_(plan), report_(report) {
     me_ = Lib::my_pe();
     npes_ = Lib::n_pes();
     bytes_ = std::max({plan.reduce_max, plan.broadcast_max, plan.alltoall_max * npes_,
@@ -216,7 +225,20 @@ class Run {
     BENCH_LAUNCHED();
     BENCH_GPU(gpuStreamSynchronize(stream_));
     Lib::barrier_all();
+    // Does the next PE share this GPU (scripts/gpu-test: 2 PEs on one)? Every collective then
+    // waits for the other PE's time slice, and the figures say so.
+    BENCH_GPU(gpuMemcpy(dst_, &gpu, sizeof gpu, gpuMemcpyHostToDevice));
+    Lib::barrier_all();
+    read_peer_int<Lib>
+        <<<1, 1, 0, stream_>>>(reinterpret_cast<const int *>(dst_), (me_ + 1) % npes_, status_);
+    BENCH_LAUNCHED();
+    int next = 0;
+    BENCH_GPU(gpuMemcpy(&next, status_, sizeof next, gpuMemcpyDeviceToHost));
+    BENCH_GPU(gpuMemset(status_, 0, sizeof(int)));
+    shared_gpu_ = next == gpu;
+    Lib::barrier_all();
   }
+  bool shared_gpu() const { return shared_gpu_; }
   ~Run() {
     Lib::barrier_all();
     BENCH_GPU(gpuStreamDestroy(stream_));
@@ -380,13 +402,15 @@ class Run {
   float *src_ = nullptr, *dst_ = nullptr;
   int *status_ = nullptr;
   gpuStream_t stream_{};
+  bool shared_gpu_ = false;
 };
 
 // The headline figures, as "# summary" lines, and "# target" lines against the targets
 // where `targets` (the scripts collect both).
 inline std::string us_text(double us) {
+  if (us < 0) return "n/a";
   char text[32];
-  snprintf(text, sizeof text, us < 0 ? "n/a" : "%.2f", us);
+  snprintf(text, sizeof text, "%.2f", us);
   return text;
 }
 inline std::string size_text(std::size_t b) {
@@ -400,7 +424,8 @@ inline void summarize(const Report &r, const std::vector<unsigned> &block_thread
   for (std::size_t b : {std::size_t{8}, kMiB, 16 * kMiB, 256 * kMiB})
     line += " " + size_text(b) + " " +
             us_text(r.us("reduce", "stream", "float_sum_reduce_on_stream", b)) + ";";
-  printf("# summary %s sum-reduce on a stream, usec:%s\n", impl, line.c_str());
+  const char *note = r.note.c_str();
+  printf("# summary %s sum-reduce on a stream, usec:%s%s\n", impl, line.c_str(), note);
   for (unsigned threads : block_threads) {
     double worst = -1;
     bool all = true;
@@ -411,13 +436,14 @@ inline void summarize(const Report &r, const std::vector<unsigned> &block_thread
     }
     printf(
         "# %s %s block sum-reduce in a kernel, %u threads, 8 B..64 KiB: at most %s us per "
-        "call%s%s\n",
+        "call%s%s%s\n",
         targets ? "target" : "summary", impl, threads, us_text(worst).c_str(),
         targets ? " (target <= 10 us): " : "",
         !targets      ? ""
         : !all        ? "NOT met (not every size ran)"
         : worst <= 10 ? "met"
-                      : "NOT met");
+                      : "NOT met",
+        note);
   }
   const double read = r.us("peer-read", "kernel", "read/16x1024", kMiB);
   for (unsigned blocks : {8u, 16u}) {
@@ -425,14 +451,14 @@ inline void summarize(const Report &r, const std::vector<unsigned> &block_thread
     if (us > 0 && read > 0 && targets)
       printf(
           "# target %s grid sum-reduce of 1 MiB, %u blocks: %s us, %.2fx the 16-block read of "
-          "the peer's 1 MiB (%s us; target <= ~2x): %s\n",
+          "the peer's 1 MiB (%s us; target <= ~2x): %s%s\n",
           impl, blocks, us_text(us).c_str(), us / read, us_text(read).c_str(),
-          us <= 2 * read ? "met" : "NOT met");
+          us <= 2 * read ? "met" : "NOT met", note);
   }
-  printf("# summary %s alltoall on a stream, usec: 1 KiB %s; 1 MiB %s; 64 MiB %s\n", impl,
+  printf("# summary %s alltoall on a stream, usec: 1 KiB %s; 1 MiB %s; 64 MiB %s%s\n", impl,
          us_text(r.us("alltoall", "stream", "alltoallmem_on_stream", kKiB)).c_str(),
          us_text(r.us("alltoall", "stream", "alltoallmem_on_stream", kMiB)).c_str(),
-         us_text(r.us("alltoall", "stream", "alltoallmem_on_stream", 64 * kMiB)).c_str());
+         us_text(r.us("alltoall", "stream", "alltoallmem_on_stream", 64 * kMiB)).c_str(), note);
 }
 
 // The whole run for `Lib`, started; the command line: [--csv FILE] [--max BYTES] [--quick]
@@ -460,14 +486,15 @@ void run_all(int argc, char **argv, const std::vector<unsigned> &block_threads, 
   BENCH_GPU(gpuGetDevice(&device));
   BENCH_GPU(gpuGetDeviceProperties(&prop, device));
   sms = prop.multiProcessorCount;
-  if (report.print)
-    printf(
-        "# %s collectives, %d PEs, team world (%s, %d SMs, GPU %d)%s; columns: impl bench op "
-        "what blocks threads bytes usec GB/s\n",
-        Lib::kImpl, Lib::n_pes(), prop.name, sms, device,
-        has_flag(argc, argv, "--quick") ? ", quick" : "");
   {
-    Run<Lib> run(plan, report);
+    Run<Lib> run(plan, report, (prop.pciDomainID << 16) | (prop.pciBusID << 8) | prop.pciDeviceID);
+    if (run.shared_gpu()) report.note = " [PEs 0 and 1 share one GPU]";
+    if (report.print)
+      printf(
+          "# %s collectives, %d PEs, team world (%s, %d SMs, GPU %d)%s%s; columns: impl bench op "
+          "what blocks threads bytes usec GB/s\n",
+          Lib::kImpl, Lib::n_pes(), prop.name, sms, device,
+          has_flag(argc, argv, "--quick") ? ", quick" : "", report.note.c_str());
     if (plan.wanted("reduce")) run.reduce_on_stream();
     if (plan.wanted("block"))
       for (unsigned t : block_threads) run.reduce_block(t);
