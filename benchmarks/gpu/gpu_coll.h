@@ -232,6 +232,7 @@ class Run {
     read_peer_int<Lib>
         <<<1, 1, 0, stream_>>>(reinterpret_cast<const int *>(dst_), (me_ + 1) % npes_, status_);
     BENCH_LAUNCHED();
+    BENCH_GPU(gpuStreamSynchronize(stream_));
     int next = 0;
     BENCH_GPU(gpuMemcpy(&next, status_, sizeof next, gpuMemcpyDeviceToHost));
     BENCH_GPU(gpuMemset(status_, 0, sizeof(int)));
