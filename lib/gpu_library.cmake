@@ -6,6 +6,7 @@ target_sources(ishmem PRIVATE
   api/stream.cpp
   runtime/gpu_runtime.cpp
   runtime/barrier_rows.cpp
+  runtime/gpu_collectives.cpp
   backend/gpu/placement.cpp)
 
 # One GPU backend source for both vendors: backend/gpu/vendor.h picks the vendor's names
@@ -32,7 +33,7 @@ function(ishmem_gpu_sources target)
   endif()
 endfunction()
 
-# The kernels of the stream-ordered signal calls, compiled in the GPU dialect and linked into
+# The kernels of the stream-ordered calls and of the collectives on GPU heaps, compiled in the GPU dialect and linked into
 # the library as objects (no relocatable device code): added below, per backend.
 function(ishmemi_stream_kernels)
   target_include_directories(ishmem_kernels PRIVATE ${PROJECT_SOURCE_DIR}/include
@@ -44,7 +45,7 @@ function(ishmemi_stream_kernels)
 endfunction()
 
 if(ISHMEM_GPU_BACKEND STREQUAL "cuda")
-  add_library(ishmem_kernels OBJECT device/stream_kernels.cu)
+  add_library(ishmem_kernels OBJECT device/stream_kernels.cu device/collective_kernels.cu)
   ishmemi_stream_kernels()
   # The runtime only: the driver is reached at run time, never linked.
   target_link_libraries(ishmem PUBLIC CUDA::cudart)
@@ -60,7 +61,7 @@ elseif(ISHMEM_GPU_BACKEND STREQUAL "hip")
   target_link_libraries(ishmem PUBLIC hip::host)
   target_compile_definitions(ishmem PUBLIC ISHMEM_GPU_HIP=1)
   add_library(ishmem_kernels OBJECT)
-  ishmem_gpu_sources(ishmem_kernels device/stream_kernels.cu)
+  ishmem_gpu_sources(ishmem_kernels device/stream_kernels.cu device/collective_kernels.cu)
   ishmemi_stream_kernels()
 
   # The heap's coherence for system-scope atomics (docs/MEMORY_MODEL.md): uncached

@@ -60,18 +60,30 @@
  *  Wait, test   ishmem_<type>_wait_until(_all, _any, _some)(_vector),
  *               ishmem_<type>_test(_all, _any, _some)(_vector)
  *  Barriers     ishmem_barrier_all, ishmem_sync_all (one thread per PE)
- *  Teams        ishmem_team_my_pe, _n_pes, _translate_pe
+ *  Teams        ishmem_team_my_pe, _n_pes, _translate_pe, ishmem_team_sync (one thread),
+ *               ishmemx_team_sync_warp, ishmemx_team_sync_block
+ *  Collectives  every collective of ishmem/collectives.h with a device type, as
+ *               ishmemx_<name>_warp, _block (every thread of the warp or block) and _grid
+ *               (every thread of a 1-D grid of at most ISHMEMX_GRID_MAX_BLOCKS blocks, each
+ *               moving a slice: for large sizes); e.g. ishmemx_float_sum_reduce_block(team,
+ *               dest, source, nreduce). One collective at a time per team; device,
+ *               stream-ordered and host calls on a team form one sequence. They return
+ *               ISHMEM_ERR_MISMATCH when the members made different calls,
+ *               ISHMEM_ERR_TIMEOUT past ISHMEM_COLLECTIVE_TIMEOUT (docs/COLLECTIVES.md)
  *  Groups       ishmemx_putmem_, _getmem_, _putmem_nbi_, _getmem_nbi_, _putmem_signal_,
  *               _putmem_signal_nbi_ + warp or block; ishmemx_barrier_all_block,
  *               ishmemx_sync_all_block (every thread of one block) */
 #ifdef __cplusplus
-#include "ishmem/detail/mode.h"      /* how this translation unit is compiled */
-#include "ishmem/detail/copy.h"      /* thread groups and copy loops */
-#include "ishmem/detail/atomics.h"   /* vendor atomics, fences and the poller */
-#include "ishmem/detail/scan.h"      /* wait/test scans shared with the host library */
-#include "ishmem/detail/rma_impl.h"  /* RMA */
-#include "ishmem/detail/sync_impl.h" /* atomics, signals, wait/test, barriers */
+#include "ishmem/detail/mode.h"             /* how this translation unit is compiled */
+#include "ishmem/detail/copy.h"             /* thread groups and copy loops */
+#include "ishmem/detail/atomics.h"          /* vendor atomics, fences and the poller */
+#include "ishmem/detail/scan.h"             /* wait/test scans shared with the host library */
+#include "ishmem/detail/rma_impl.h"         /* RMA */
+#include "ishmem/detail/sync_impl.h"        /* atomics, signals, wait/test, barriers */
+#include "ishmem/detail/collectives_impl.h" /* collectives on teams */
 #include "ishmem/detail/signatures.h"
+#define ISHMEMI_KEEP_COLLECTIVE_LISTS 1
+#include "ishmem/collectives.h"     /* again, for its signature lists */
 #include "ishmem/detail/generate.h" /* the calls, from the signature lists */
 #include "ishmem/detail/undef.h"
 #endif

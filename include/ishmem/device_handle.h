@@ -7,12 +7,15 @@
 
 #include <stddef.h>
 
-/* A team as kernels see it (ishmem/team.h): its size, this PE's number in it and its members'
- * world PEs (device memory). n_pes is 0 where this PE has no team in that slot. */
+/* A team as kernels see it (ishmem/team.h): its size, this PE's number in it, its members'
+ * world PEs (device memory) and this PE's copy of its collective area (symmetric heap; NULL
+ * where the device collectives cannot use it). n_pes is 0 where this PE has no team in that
+ * slot. */
 typedef struct ishmemx_team_map {
   int n_pes;
   int my_pe;
   const int *pes;
+  char *area;
 } ishmemx_team_map_t;
 
 /* The heap's extent and, with ISHMEM_DEBUG=1, its live allocations, in device memory that
@@ -27,6 +30,10 @@ typedef struct ishmemx_heap_map {
   /* The team table, indexed by ishmem_team_t (max_teams entries, device memory), whose
    * entries the runtime rewrites at every split and destroy. */
   const ishmemx_team_map_t *teams;
+  /* The collectives' scratch bytes in each team's area (ISHMEM_COLLECTIVE_SCRATCH) and the
+   * largest contribution they stage (ISHMEM_REDUCE_ONESHOT_MAX). */
+  size_t collective_scratch;
+  size_t reduce_oneshot_max;
 } ishmemx_heap_map_t;
 
 /* A symmetric address `a` on PE `pe` is at a + (slot(pe) - my_slot) * stride, with

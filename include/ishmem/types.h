@@ -79,14 +79,17 @@
   ISHMEMX_REDUCE_BITWISE_TYPES(X) \
   X(ptrdiff_t, ptrdiff)
 
-/* max, min: the integer types and the real floating types. */
+/* max, min: the integer types and the real floating types. The _DEVICE tables hold the types
+ * of the device and stream-ordered forms on GPU heaps: no long double, no complex. */
+#define ISHMEMX_REDUCE_MINMAX_DEVICE_TYPES(X) \
+  ISHMEMX_INTEGER_TYPES(X)                    \
+  X(float, float)                             \
+  X(double, double)
 #define ISHMEMX_REDUCE_MINMAX_TYPES(X) \
-  ISHMEMX_INTEGER_TYPES(X)             \
-  X(float, float)                      \
-  X(double, double)                    \
-  X(long double, longdouble)
+  ISHMEMX_REDUCE_MINMAX_DEVICE_TYPES(X) X(long double, longdouble)
 
 /* sum, prod: the max/min types and the complex ones. */
+#define ISHMEMX_REDUCE_ARITH_DEVICE_TYPES(X) ISHMEMX_REDUCE_MINMAX_DEVICE_TYPES(X)
 #define ISHMEMX_REDUCE_ARITH_TYPES(X) \
   ISHMEMX_REDUCE_MINMAX_TYPES(X)      \
   X(double _Complex, complexd)        \

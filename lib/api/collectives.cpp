@@ -1,5 +1,6 @@
-// Host collective entry points, defined from the signature lists of ishmem/collectives.h
-// over the type tables of ishmem/types.h: the argument checks, then one run_collective.
+// Host collective entry points and their stream-ordered twins, defined from the signature
+// lists of ishmem/collectives.h over the type tables of ishmem/types.h: the argument checks,
+// then one run_collective.
 #define ISHMEMI_KEEP_COLLECTIVE_LISTS 1
 
 #include <string>
@@ -57,12 +58,13 @@ void check_overlap(const void *dest, std::size_t dest_bytes, const void *source,
 
 // Runs `checks` (which throw), then the collective on every member; see run_collective.
 template <class Checks>
-int collective(const char *fn, ishmem_team_t handle, CollectiveCall call,
+int collective(const Launch &launch, ishmem_team_t handle, CollectiveCall call,
                Checks &&checks) noexcept {
   return guard([&] {
     Runtime &rt = runtime();
-    Team &team = team_of(rt, handle, fn);
-    call.fn = fn;
+    Team &team = team_of(rt, handle, launch.fn);
+    call.fn = launch.fn;
+    call.launch = launch;
     FirstError outcome;
     outcome.attempt([&] { checks(team, call); });
     run_collective(rt, team, call, outcome);
@@ -96,11 +98,12 @@ std::size_t strided_bytes(std::size_t count, std::ptrdiff_t stride, std::size_t 
 }  // namespace
 
 template <class T>
-int broadcast(const char *fn, ishmem_team_t team, T *dest, const T *source, std::size_t nelems,
-              int root) noexcept {
+int broadcast(const Launch &launch, ishmem_team_t team, T *dest, const T *source,
+              std::size_t nelems, int root) noexcept {
   CollectiveCall call = call_of(CollectiveKind::broadcast, dest, source, nelems);
   call.root = root;
-  return collective(fn, team, call, [&](const Team &t, const CollectiveCall &) {
+  const char *fn = launch.fn;
+  return collective(launch, team, call, [&](const Team &t, const CollectiveCall &) {
     if (root < 0 || root >= static_cast<int>(t.members.size()))
       fail(ISHMEM_ERR_INVALID_ARG, "%s: PE_root %d is not an index of the team (%zu PEs)", fn, root,
            t.members.size());
@@ -112,10 +115,12 @@ int broadcast(const char *fn, ishmem_team_t team, T *dest, const T *source, std:
 }
 
 template <class T>
-int collect_call(CollectiveKind kind, const char *fn, ishmem_team_t team, T *dest, const T *source,
-                 std::size_t nelems) noexcept {
+int collect_call(CollectiveKind kind, const Launch &launch, ishmem_team_t team, T *dest,
+                 const T *source, std::size_t nelems) noexcept {
+  const char *fn = launch.fn;
   return collective(
-      fn, team, call_of(kind, dest, source, nelems), [&](const Team &t, const CollectiveCall &) {
+      launch, team, call_of(kind, dest, source, nelems),
+      [&](const Team &t, const CollectiveCall &) {
         const std::size_t bytes = bytes_of(nelems, size_of<T>(), fn, "source");
         // collect: the others' counts are not known yet (run_collective checks
         // the total); fcollect and alltoall: n_pes blocks.
@@ -129,28 +134,29 @@ int collect_call(CollectiveKind kind, const char *fn, ishmem_team_t team, T *des
 }
 
 template <class T>
-int collect(const char *fn, ishmem_team_t team, T *dest, const T *source,
+int collect(const Launch &launch, ishmem_team_t team, T *dest, const T *source,
             std::size_t nelems) noexcept {
-  return collect_call(CollectiveKind::collect, fn, team, dest, source, nelems);
+  return collect_call(CollectiveKind::collect, launch, team, dest, source, nelems);
 }
 template <class T>
-int fcollect(const char *fn, ishmem_team_t team, T *dest, const T *source,
+int fcollect(const Launch &launch, ishmem_team_t team, T *dest, const T *source,
              std::size_t nelems) noexcept {
-  return collect_call(CollectiveKind::fcollect, fn, team, dest, source, nelems);
+  return collect_call(CollectiveKind::fcollect, launch, team, dest, source, nelems);
 }
 template <class T>
-int alltoall(const char *fn, ishmem_team_t team, T *dest, const T *source,
+int alltoall(const Launch &launch, ishmem_team_t team, T *dest, const T *source,
              std::size_t nelems) noexcept {
-  return collect_call(CollectiveKind::alltoall, fn, team, dest, source, nelems);
+  return collect_call(CollectiveKind::alltoall, launch, team, dest, source, nelems);
 }
 
 template <class T>
-int alltoalls(const char *fn, ishmem_team_t team, T *dest, const T *source, std::ptrdiff_t dst,
-              std::ptrdiff_t sst, std::size_t nelems) noexcept {
+int alltoalls(const Launch &launch, ishmem_team_t team, T *dest, const T *source,
+              std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems) noexcept {
   CollectiveCall call = call_of(CollectiveKind::alltoalls, dest, source, nelems);
   call.dst = dst;
   call.sst = sst;
-  return collective(fn, team, call, [&](const Team &t, const CollectiveCall &) {
+  const char *fn = launch.fn;
+  return collective(launch, team, call, [&](const Team &t, const CollectiveCall &) {
     const std::size_t count = bytes_of(t.members.size(), nelems, fn, "the blocks");
     const std::size_t dest_bytes = strided_bytes(count, dst, size_of<T>(), fn, "dest");
     const std::size_t source_bytes = strided_bytes(count, sst, size_of<T>(), fn, "source");
@@ -161,12 +167,13 @@ int alltoalls(const char *fn, ishmem_team_t team, T *dest, const T *source, std:
 }
 
 template <ReduceOp Op, class T>
-int reduce(const char *fn, ishmem_team_t team, T *dest, const T *source,
+int reduce(const Launch &launch, ishmem_team_t team, T *dest, const T *source,
            std::size_t nreduce) noexcept {
   static const Reduction reduction = reduction_of<Op, T>();
   CollectiveCall call = call_of(CollectiveKind::reduce, dest, source, nreduce);
   call.reduction = &reduction;
-  return collective(fn, team, call, [&](const Team &, const CollectiveCall &) {
+  const char *fn = launch.fn;
+  return collective(launch, team, call, [&](const Team &, const CollectiveCall &) {
     const std::size_t bytes = bytes_of(nreduce, size_of<T>(), fn, "dest");
     check_buffer(dest, bytes, fn, "dest");
     check_buffer(source, bytes, fn, "source");
@@ -174,11 +181,11 @@ int reduce(const char *fn, ishmem_team_t team, T *dest, const T *source,
   });
 }
 
-#define ISHMEMI_REDUCE_ENTRY(OP, ENUM)                                          \
-  template <class T>                                                            \
-  int OP##_reduce(const char *fn, ishmem_team_t team, T *dest, const T *source, \
-                  std::size_t nreduce) noexcept {                               \
-    return reduce<ReduceOp::ENUM, T>(fn, team, dest, source, nreduce);          \
+#define ISHMEMI_REDUCE_ENTRY(OP, ENUM)                                                \
+  template <class T>                                                                  \
+  int OP##_reduce(const Launch &launch, ishmem_team_t team, T *dest, const T *source, \
+                  std::size_t nreduce) noexcept {                                     \
+    return reduce<ReduceOp::ENUM, T>(launch, team, dest, source, nreduce);            \
   }
 ISHMEMI_REDUCE_ENTRY(and, and_)
 ISHMEMI_REDUCE_ENTRY(or, or_)
@@ -193,11 +200,24 @@ ISHMEMI_REDUCE_ENTRY(prod, prod)
 
 extern "C" {
 
-#define ISHMEMI_DEFINE_COLLECTIVES(T, N) ISHMEMI_COLLECTIVE_TYPED_CALLS(ISHMEMI_DEFINE_CALL, T, N)
-#define ISHMEMI_DEFINE_REDUCE_BITWISE(T, N) ISHMEMI_REDUCE_BITWISE_CALLS(ISHMEMI_DEFINE_CALL, T, N)
-#define ISHMEMI_DEFINE_REDUCE_MINMAX(T, N) ISHMEMI_REDUCE_MINMAX_CALLS(ISHMEMI_DEFINE_CALL, T, N)
-#define ISHMEMI_DEFINE_REDUCE_ARITH(T, N) ISHMEMI_REDUCE_ARITH_CALLS(ISHMEMI_DEFINE_CALL, T, N)
-ISHMEMI_COLLECTIVE_BYTES_CALLS(ISHMEMI_DEFINE_CALL)
+// The host call and its stream-ordered twin, from one list entry.
+#define ISHMEMI_DEFINE_COLLECTIVE(RET, STEM, PARAMS, ARGS, OP, TARG)                             \
+  RET ishmem_##STEM PARAMS {                                                                     \
+    return ::ishmem::detail::host::OP<TARG>(Launch{"ishmem_" #STEM}, ISHMEMI_UNPAREN ARGS);      \
+  }                                                                                              \
+  RET ishmemx_##STEM##_on_stream(ISHMEMI_UNPAREN PARAMS, void *stream) {                         \
+    return ::ishmem::detail::host::OP<TARG>(Launch{"ishmemx_" #STEM "_on_stream", stream, true}, \
+                                            ISHMEMI_UNPAREN ARGS);                               \
+  }
+#define ISHMEMI_DEFINE_COLLECTIVES(T, N) \
+  ISHMEMI_COLLECTIVE_TYPED_CALLS(ISHMEMI_DEFINE_COLLECTIVE, T, N)
+#define ISHMEMI_DEFINE_REDUCE_BITWISE(T, N) \
+  ISHMEMI_REDUCE_BITWISE_CALLS(ISHMEMI_DEFINE_COLLECTIVE, T, N)
+#define ISHMEMI_DEFINE_REDUCE_MINMAX(T, N) \
+  ISHMEMI_REDUCE_MINMAX_CALLS(ISHMEMI_DEFINE_COLLECTIVE, T, N)
+#define ISHMEMI_DEFINE_REDUCE_ARITH(T, N) \
+  ISHMEMI_REDUCE_ARITH_CALLS(ISHMEMI_DEFINE_COLLECTIVE, T, N)
+ISHMEMI_COLLECTIVE_BYTES_CALLS(ISHMEMI_DEFINE_COLLECTIVE)
 ISHMEMX_RMA_TYPES(ISHMEMI_DEFINE_COLLECTIVES)
 ISHMEMX_REDUCE_BITWISE_TYPES(ISHMEMI_DEFINE_REDUCE_BITWISE)
 ISHMEMX_REDUCE_MINMAX_TYPES(ISHMEMI_DEFINE_REDUCE_MINMAX)

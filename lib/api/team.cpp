@@ -1,6 +1,8 @@
 // Teams: the queries read this PE's team table and return -1 (or NULL) for a team it does
 // not hold, as OpenSHMEM's do; splits, destroy and sync are collective (runtime/team*.cpp).
 #include "api/guard.h"
+#include "runtime/gpu_collectives.h"
+#include "runtime/gpu_runtime.h"
 #include "runtime/runtime.h"
 
 using namespace ishmem::detail;
@@ -86,6 +88,20 @@ int ishmem_team_sync(ishmem_team_t team) {
   return guard([&] {
     Runtime &rt = runtime();
     team_sync(rt, team_of(rt, team, "ishmem_team_sync"), "ishmem_team_sync");
+  });
+}
+
+// With a GPU backend, a kernel in the sequence of the team's device collectives; with the
+// host backend there is no stream: the team syncs at once.
+int ishmemx_team_sync_on_stream(ishmem_team_t team, void *stream) {
+  return guard([&] {
+    Runtime &rt = runtime();
+    const char *fn = "ishmemx_team_sync_on_stream";
+    Team &t = team_of(rt, team, fn);
+    if (gpu_backend(rt))
+      team_sync_on_stream(rt, t, stream);
+    else
+      team_sync(rt, t, fn);
   });
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/gpu_collectives.h"
+
 namespace ishmem::detail {
 
 const char *reduce_op_name(ReduceOp op) {
@@ -87,17 +89,18 @@ void compare_records(const Team &team, const CallRecord *all, const char *fn) {
 }
 
 void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const FirstError &checks) {
-  // The backend is the same on every PE, so all of them fail here together.
-  if (!g_fast.host_access)
-    fail(ISHMEM_ERR_UNSUPPORTED,
-         "%s: host-initiated collectives on a %s heap are not supported yet (the heap is not "
-         "CPU-addressable)",
-         call.fn, rt.backend->name());
   CollectiveCall mine = call;
   if (!checks.ok()) {
     mine = CollectiveCall{};
     mine.kind = CollectiveKind::rejected;
     mine.fn = call.fn;
+    mine.launch = call.launch;
+  }
+  // A heap the CPU cannot address (a GPU one, the same on every PE): the device algorithm.
+  if (!g_fast.host_access) {
+    run_device_collective(rt, team, mine);
+    checks.rethrow();
+    return;
   }
   ++team.calls;
   const CollectivePath &path = team.node_local ? kNodeCollectives : kMpiCollectives;

@@ -25,6 +25,13 @@ enum class CollectiveKind : std::uint8_t {
   rejected,  // this PE's argument checks failed: the others fail with it
 };
 
+// How a call was made: its API name, and the stream of a stream-ordered form.
+struct Launch {
+  const char *fn = "";
+  void *stream = nullptr;
+  bool on_stream = false;
+};
+
 // One call, as the entry point describes it. Counts are in elements of `type` (bytes for
 // the _mem forms); `root` is a team index; strides (alltoalls) are in elements.
 struct CollectiveCall {
@@ -37,6 +44,7 @@ struct CollectiveCall {
   int root = 0;
   std::ptrdiff_t dst = 1, sst = 1;
   const char *fn = "";
+  Launch launch;
 };
 
 // What every PE publishes of its call, and compares with the others' before any data moves.

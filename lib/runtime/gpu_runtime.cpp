@@ -1,6 +1,8 @@
 #include "runtime/gpu_runtime.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -23,6 +25,8 @@ struct GpuRuntime {
     backend->device_free(team_maps_device);
     backend->device_free(team_pes_device);
     for (void *table : live_tables) backend->device_free(table);
+    if (status_device) backend->unregister_host(status_host);
+    std::free(status_host);
   }
   GpuBackend *backend = nullptr;
   int *pe_slot_device = nullptr;
@@ -40,6 +44,8 @@ struct GpuRuntime {
   int *team_pes_device = nullptr;
   ishmemx_device_handle_t handle{};
   std::unique_ptr<BarrierRows> barrier_rows;  // where device and stream barriers meet
+  int *status_host = nullptr;                 // collective_status(), a page of its own
+  int *status_device = nullptr;
 };
 
 std::unique_ptr<GpuRuntime> g_gpu;
@@ -113,7 +119,8 @@ void write_team(GpuRuntime &g, const Runtime &rt, int slot) {
   if (const Team *team = rt.teams->find(slot)) {
     int *pes = g.team_pes_device + n_pes * static_cast<std::size_t>(slot);
     g.backend->copy(pes, team->members.data(), sizeof(int) * team->members.size());
-    map = ishmemx_team_map_t{team->n_pes(), team->my_index, pes};
+    map = ishmemx_team_map_t{team->n_pes(), team->my_index, pes,
+                             team->node_local ? team->area : nullptr};
   }
   g.backend->copy(g.team_maps_device + slot, &map, sizeof map);
 }
@@ -125,6 +132,12 @@ void gpu_team_changed(Runtime &rt, int slot) {
 
 void gpu_heap_changed(Runtime &rt) {
   if (g_gpu) write_heap_map(*g_gpu, *rt.heap);
+}
+
+int *collective_status(int **device) {
+  if (!g_gpu) fail(ISHMEM_ERR_INTERNAL, "device collectives without a GPU runtime");
+  *device = g_gpu->status_device;
+  return g_gpu->status_host;
 }
 
 GpuBackend *gpu_backend(const Runtime &rt) {
@@ -172,6 +185,13 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
       static_cast<int *>(gpu->device_alloc(table_bytes * static_cast<std::size_t>(max_teams)));
   for (int slot = 0; slot < max_teams; ++slot) write_team(*state, rt, slot);
   state->heap_map.teams = state->team_maps_device;
+  state->heap_map.collective_scratch = rt.config.collective_scratch;
+  state->heap_map.reduce_oneshot_max = rt.config.reduce_oneshot_max;
+  state->status_host = static_cast<int *>(std::aligned_alloc(4096, 4096));
+  if (!state->status_host)
+    fail(ISHMEM_ERR_NOMEM, "could not allocate the device collectives' status page");
+  std::memset(state->status_host, 0, 4096);
+  state->status_device = static_cast<int *>(gpu->register_host(state->status_host, 4096));
   h.max_teams = max_teams;
   state->handle = h;
   // The device's map is written whole once (it starts as uninitialized memory), then kept.

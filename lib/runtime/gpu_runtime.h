@@ -23,6 +23,9 @@ void gpu_team_changed(Runtime &rt, int slot);
 GpuBackend *gpu_backend(const Runtime &rt);
 // The handle kernels use (valid between init and finalize).
 ishmemx_device_handle_t device_handle(const FastPath &fast);
+// Two words of host memory the collective kernels report failures in: [0] for the calls the
+// host waits for, [1] for the stream-ordered ones. *device gets the kernels' address of them.
+int *collective_status(int **device);
 // Enqueues on `stream` a barrier over every PE: later work on the stream starts only after
 // every PE's stream has reached its matching barrier.
 void stream_barrier(Runtime &rt, void *stream);

@@ -15,11 +15,13 @@ ISHMEMI_FN unsigned thread_in_block() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-/* Thread groups: rank in the group, group size, and a barrier over the group. */
+/* Thread groups: rank in the group, group size, a barrier over the group, and a barrier that
+ * also tells every thread whether any thread passed a nonzero `pred`. */
 struct Thread {
   static ISHMEMI_FN unsigned rank() { return 0; }
   static ISHMEMI_FN unsigned size() { return 1; }
   static ISHMEMI_FN void sync() {}
+  static ISHMEMI_FN int any(int pred) { return pred; }
 };
 struct Warp {
   static ISHMEMI_FN unsigned rank() { return thread_in_block() % warpSize; }
@@ -37,15 +39,29 @@ struct Warp {
     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 #endif
 #else
-    unsigned n = size();
-    __syncwarp(n >= 32 ? 0xffffffffu : ((1u << n) - 1u));
+    __syncwarp(mask());
 #endif
   }
+  static ISHMEMI_FN int any(int pred) {
+#if defined(ISHMEMI_GPU_AMD)
+    sync();
+    return __any(pred);
+#else
+    return __any_sync(mask(), pred);
+#endif
+  }
+#if !defined(ISHMEMI_GPU_AMD)
+  static ISHMEMI_FN unsigned mask() {
+    unsigned n = size();
+    return n >= 32 ? 0xffffffffu : ((1u << n) - 1u);
+  }
+#endif
 };
 struct Block {
   static ISHMEMI_FN unsigned rank() { return thread_in_block(); }
   static ISHMEMI_FN unsigned size() { return block_threads(); }
   static ISHMEMI_FN void sync() { __syncthreads(); }
+  static ISHMEMI_FN int any(int pred) { return __syncthreads_or(pred); }
 };
 
 /* Body accesses of the copies. ISHMEMI_STREAMING_COPY (nvcc; an experiment, off by default)

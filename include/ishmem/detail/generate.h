@@ -31,7 +31,8 @@
   F(int, ishmem_team_my_pe, (ishmem_team_t team), (team), team_my_pe, void)                       \
   F(int, ishmem_team_n_pes, (ishmem_team_t team), (team), team_n_pes, void)                       \
   F(int, ishmem_team_translate_pe, (ishmem_team_t src_team, int src_pe, ishmem_team_t dest_team), \
-    (src_team, src_pe, dest_team), team_translate_pe, void)
+    (src_team, src_pe, dest_team), team_translate_pe, void)                                       \
+  F(int, ishmem_team_sync, (ishmem_team_t team), (team), team_sync_thread, void)
 
 /* Every call with a standard OpenSHMEM name and a device form, applied to ISHMEMI_F. */
 #define ISHMEMI_RMA_TYPED_F(T, N) ISHMEMI_RMA_TYPED_CALLS(ISHMEMI_F, T, N)
@@ -82,15 +83,44 @@
     return ::ishmemi::put_signal_group<G, true>(H1, dest, source, nbytes, sig_addr, signal,       \
                                                 sig_op, pe);                                      \
   }
-#define ISHMEMI_EXTENSIONS(PREFIX, H0, H1)                     \
-  ISHMEMI_GROUP_CALLS(PREFIX, H0, H1, warp, ::ishmemi::Warp)   \
-  ISHMEMI_GROUP_CALLS(PREFIX, H0, H1, block, ::ishmemi::Block) \
-  PREFIX int ishmemx_barrier_all_block(H0##_ONLY()) {          \
-    return ::ishmemi::barrier_block<true>(H1);                 \
-  }                                                            \
-  PREFIX int ishmemx_sync_all_block(H0##_ONLY()) {             \
-    return ::ishmemi::barrier_block<false>(H1);                \
+#define ISHMEMI_EXTENSIONS(PREFIX, H0, H1)                         \
+  ISHMEMI_GROUP_CALLS(PREFIX, H0, H1, warp, ::ishmemi::Warp)       \
+  ISHMEMI_GROUP_CALLS(PREFIX, H0, H1, block, ::ishmemi::Block)     \
+  PREFIX int ishmemx_barrier_all_block(H0##_ONLY()) {              \
+    return ::ishmemi::barrier_block<true>(H1);                     \
+  }                                                                \
+  PREFIX int ishmemx_sync_all_block(H0##_ONLY()) {                 \
+    return ::ishmemi::barrier_block<false>(H1);                    \
+  }                                                                \
+  PREFIX int ishmemx_team_sync_warp(H0() ishmem_team_t team) {     \
+    return ::ishmemi::team_sync_group<::ishmemi::Warp>(H1, team);  \
+  }                                                                \
+  PREFIX int ishmemx_team_sync_block(H0() ishmem_team_t team) {    \
+    return ::ishmemi::team_sync_group<::ishmemi::Block>(H1, team); \
   }
+
+/* The collectives' device forms (ishmem/collectives.h lists them): ishmemx_STEM_warp, _block and
+ * _grid, with the storage, handle parameter and handle expression in ISHMEMI_COLL_PREFIX,
+ * ISHMEMI_COLL_H0 and ISHMEMI_COLL_H1, set before each expansion. ISHMEMI_COLL_BODY is the
+ * call: a device operation on a GPU, the host call as plain C++. */
+#define ISHMEMI_COLL_FORM(STEM, SUFFIX, PARAMS, ARGS, OP, TARG, G, L)                           \
+  ISHMEMI_COLL_PREFIX int ishmemx_##STEM##_##SUFFIX(ISHMEMI_COLL_H0() ISHMEMI_UNPAREN PARAMS) { \
+    return ISHMEMI_COLL_BODY(STEM, ARGS, OP, TARG, G, L);                                       \
+  }
+#define ISHMEMI_COLL_F(RET, STEM, PARAMS, ARGS, OP, TARG)                            \
+  ISHMEMI_COLL_FORM(STEM, warp, PARAMS, ARGS, OP, TARG, ::ishmemi::Warp, one_lane)   \
+  ISHMEMI_COLL_FORM(STEM, block, PARAMS, ARGS, OP, TARG, ::ishmemi::Block, one_lane) \
+  ISHMEMI_COLL_FORM(STEM, grid, PARAMS, ARGS, OP, TARG, ::ishmemi::Block, grid_lanes)
+#define ISHMEMI_COLL_TYPED_F(T, N) ISHMEMI_COLLECTIVE_TYPED_CALLS(ISHMEMI_COLL_F, T, N)
+#define ISHMEMI_COLL_BITWISE_F(T, N) ISHMEMI_REDUCE_BITWISE_CALLS(ISHMEMI_COLL_F, T, N)
+#define ISHMEMI_COLL_MINMAX_F(T, N) ISHMEMI_REDUCE_MINMAX_CALLS(ISHMEMI_COLL_F, T, N)
+#define ISHMEMI_COLL_ARITH_F(T, N) ISHMEMI_REDUCE_ARITH_CALLS(ISHMEMI_COLL_F, T, N)
+#define ISHMEMI_COLLECTIVE_FORMS                            \
+  ISHMEMI_COLLECTIVE_BYTES_CALLS(ISHMEMI_COLL_F)            \
+  ISHMEMX_RMA_DEVICE_TYPES(ISHMEMI_COLL_TYPED_F)            \
+  ISHMEMX_REDUCE_BITWISE_TYPES(ISHMEMI_COLL_BITWISE_F)      \
+  ISHMEMX_REDUCE_MINMAX_DEVICE_TYPES(ISHMEMI_COLL_MINMAX_F) \
+  ISHMEMX_REDUCE_ARITH_DEVICE_TYPES(ISHMEMI_COLL_ARITH_F)
 
 #if defined(ISHMEMI_GPU)
 /* ---- Handle form ---------------------------------------------------------------------------- */
@@ -106,12 +136,23 @@ ISHMEMI_DEVICE_CALLS
 #undef ISHMEMI_F
 #undef ISHMEMI_F0
 ISHMEMI_EXTENSIONS(ISHMEMI_FN, ISHMEMI_H, ishmemi_h)
+#define ISHMEMI_COLL_BODY(STEM, ARGS, OP, TARG, G, L) \
+  ::ishmemi::OP<TARG, G>(ISHMEMI_COLL_H1, ::ishmemi::L(), ISHMEMI_UNPAREN ARGS)
+#define ISHMEMI_COLL_PREFIX ISHMEMI_FN
+#define ISHMEMI_COLL_H0 ISHMEMI_H
+#define ISHMEMI_COLL_H1 ishmemi_h
+ISHMEMI_COLLECTIVE_FORMS
 
 /* ---- No-argument form (relocatable device code) --------------------------------------------- */
 #if defined(ISHMEMI_DEVICE_STATE)
 /* The device library's copy of the layout (ishmem::device), set at ishmem_init. */
 extern __constant__ ishmemx_device_handle_t ishmemi_device_state;
 ISHMEMI_EXTENSIONS(ISHMEMI_FN, ISHMEMI_NOARG, ishmemi_device_state)
+#undef ISHMEMI_COLL_H0
+#undef ISHMEMI_COLL_H1
+#define ISHMEMI_COLL_H0 ISHMEMI_NOARG
+#define ISHMEMI_COLL_H1 ishmemi_device_state
+ISHMEMI_COLLECTIVE_FORMS
 
 /* The standard names are also host functions (ishmem.h). nvcc merges a device definition
  * with the host declaration into one __host__ __device__ function, so it sees the device
@@ -155,4 +196,11 @@ ISHMEMI_DEVICE_CALLS
 #undef ISHMEMI_F0
 ISHMEMI_EXTENSIONS(inline, ISHMEMI_H, ishmemi_h)
 ISHMEMI_EXTENSIONS(inline, ISHMEMI_NOARG, ::ishmemi::host_state())
+#define ISHMEMI_COLL_BODY(STEM, ARGS, OP, TARG, G, L) ishmem_##STEM ARGS
+#define ISHMEMI_COLL_PREFIX inline
+#define ISHMEMI_COLL_H0 ISHMEMI_H
+ISHMEMI_COLLECTIVE_FORMS
+#undef ISHMEMI_COLL_H0
+#define ISHMEMI_COLL_H0 ISHMEMI_NOARG
+ISHMEMI_COLLECTIVE_FORMS
 #endif

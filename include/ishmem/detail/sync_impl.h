@@ -245,6 +245,23 @@ ISHMEMI_FN int test(const Handle &h, T *ivar, int cmp, T value) {
 ISHMEMI_FN unsigned long long *barrier_word(const Handle &h, int row, int slot) {
   return h.barrier + (size_t)row * h.barrier_step + slot;
 }
+/* Polls until done(); false past the collective deadline (ISHMEM_COLLECTIVE_TIMEOUT, counted
+ * once the wait naps) or ISHMEMX_DEVICE_WAIT_LIMIT. A PE that gives up has still arrived: the
+ * barriers and collectives stay in step for the calls after it. */
+template <class Done>
+ISHMEMI_FN bool wait_deadline(const Handle &h, Done done) {
+  Waiter wait;
+  unsigned long long start = 0;
+  while (!done()) {
+    if (!wait.next()) return false;
+    if (h.barrier_timeout && wait.polls > Waiter::kSpinPolls) {
+      const unsigned long long now = timer_now();
+      if (start == 0) start = now;
+      if (now - start > h.barrier_timeout) return false;
+    }
+  }
+  return true;
+}
 /* The barrier; on ISHMEM_ERR_TIMEOUT *late_slot is the slot of a PE that did not arrive. */
 ISHMEMI_FN int sync_slots(const Handle &h, int *late_slot) {
   if (!h.barrier) return ISHMEM_ERR_UNSUPPORTED; /* no barrier rows (host backend) */
@@ -257,19 +274,8 @@ ISHMEMI_FN int sync_slots(const Handle &h, int *late_slot) {
   for (int slot = 0; slot < h.n_local; ++slot) {
     if (slot == h.my_slot) continue;
     const unsigned long long *word = barrier_word(h, h.my_slot, slot);
-    Waiter wait;
-    unsigned long long start = 0;
     *late_slot = slot;
-    while (ld_acquire(word) < epoch) {
-      if (!wait.next()) return ISHMEM_ERR_TIMEOUT;
-      /* Once it naps, the wait has the collective deadline (ISHMEM_COLLECTIVE_TIMEOUT). A PE
-       * that gives up has still arrived: the barrier stays in step for the calls after it. */
-      if (h.barrier_timeout && wait.polls > Waiter::kSpinPolls) {
-        const unsigned long long now = timer_now();
-        if (start == 0) start = now;
-        if (now - start > h.barrier_timeout) return ISHMEM_ERR_TIMEOUT;
-      }
-    }
+    if (!wait_deadline(h, [&] { return ld_acquire(word) >= epoch; })) return ISHMEM_ERR_TIMEOUT;
   }
   return ISHMEM_SUCCESS;
 }

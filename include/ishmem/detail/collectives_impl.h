@@ -1,0 +1,489 @@
+/* The device collectives on teams (GPU compilers only), which the device forms, the
+ * stream-ordered forms and host calls on GPU heaps all run: one algorithm, one sequence of
+ * calls per team. Internal: included by ishmem/device.h.
+ *
+ * A team's collective area (lib/runtime/team.h; the same heap offset on every member) holds:
+ *  - rows [0, 4096): for each lane l < ISHMEMX_GRID_MAX_BLOCKS and member j, the 64-bit word
+ *    (l * 32 + j) is where member j posts its progress to this PE: count << 24 | call hash.
+ *    A PE posts into every peer's row and polls its own, as the barrier rows do
+ *    (ishmem/detail/sync_impl.h);
+ *  - scratch, then: one 128-byte head per lane (this PE's call count on the lane, and the
+ *    call's record, by parity of the count), and from offset 4096 two staging halves, used
+ *    by parity, for one-shot calls on lane 0.
+ * A lane is one block of a _grid call (lane 0 for every other form); each lane counts its
+ * calls, and call `seq` step `phase` posts count seq * 4 + phase + 1. The 24-bit hash of the
+ * call (kind, operation, element type, size, root, strides) rides in the same word, so that a
+ * PE finds a peer in a different call when it sees that peer at its own count: both then
+ * return ISHMEM_ERR_MISMATCH, and the counts stay in step.
+ * One-shot calls (every contribution of lane 0 fits the staging threshold) copy the
+ * contribution to staging half seq % 2 before posting, and need no other step: a PE writes
+ * that half again at seq + 2 only after every member posted seq + 1, which each does once it
+ * has read seq. Other calls read the peers' buffers directly and post a last step, after
+ * which every member is done reading this PE's source. */
+#ifndef ISHMEM_DETAIL_COLLECTIVES_IMPL_H
+#define ISHMEM_DETAIL_COLLECTIVES_IMPL_H
+
+#include "ishmem/detail/atomics.h"
+#include "ishmem/detail/mode.h"
+#include "ishmem/detail/rma_impl.h"
+#include "ishmem/detail/sync_impl.h"
+
+namespace ishmemi {
+
+/* Kinds and operations, numbered as the host library's CollectiveKind and ReduceOp. */
+enum CollectiveKind {
+  kBroadcast = 1,
+  kCollect,
+  kFcollect,
+  kAlltoall,
+  kAlltoalls,
+  kReduce,
+  kRejected,
+  kSync
+};
+enum ReduceOp { kAnd = 1, kOr, kXor, kMax, kMin, kSum, kProd };
+
+/* The element type code of the host library's ElementType: kind << 8 | size; kind 0 bytes, 1
+ * signed integer, 2 unsigned integer, 3 real. */
+template <class T>
+struct TypeCode {
+  static const unsigned value =
+      (unsigned)sizeof(T) | (T(-1) < T(0) ? (T(0.5) != T(0) ? 3u : 1u) : 2u) << 8;
+};
+template <>
+struct TypeCode<void> {
+  static const unsigned value = 1;
+};
+
+/* One call, as the members compare it. */
+struct CallKey {
+  unsigned kind, op, type;
+  size_t nelems; /* collect: not compared (each PE's count) */
+  long long root, dst, sst;
+  int lanes;
+  ISHMEMI_FN unsigned long long hash() const {
+    unsigned long long v[] = {(unsigned long long)kind | (unsigned long long)op << 8 |
+                                  (unsigned long long)type << 16 | (unsigned long long)lanes << 32,
+                              kind == kCollect ? 0ull : (unsigned long long)nelems,
+                              (unsigned long long)root, (unsigned long long)dst,
+                              (unsigned long long)sst};
+    unsigned long long h = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 5; ++i) {
+      h ^= v[i];
+      h *= 0xff51afd7ed558ccdull;
+      h ^= h >> 29;
+    }
+    return h & 0xffffff;
+  }
+};
+
+/* Which slice of a call's data a group moves: lane `lane` of `lanes`. */
+struct Lanes {
+  int lane, lanes;
+};
+
+#ifdef ISHMEMI_GPU
+
+const size_t kRowsBytes = 4096, kLaneHeadBytes = 128, kStagingOffset = 4096;
+const int kRowMembers = ISHMEMX_DEVICE_TEAM_MAX_PES;
+
+/* The lanes of the forms: one, or one per block of a 1-D grid. */
+ISHMEMI_FN Lanes one_lane() {
+  Lanes l = {0, 1};
+  return l;
+}
+ISHMEMI_FN Lanes grid_lanes() {
+  Lanes l = {(int)blockIdx.x, gridDim.y * gridDim.z == 1 ? (int)gridDim.x : 1 << 30};
+  return l;
+}
+
+/* One call of group G on a team: its progress posts and its slices. */
+template <class G>
+struct TeamCall {
+  const Handle &h;
+  const ishmemx_team_map_t *t;
+  int n, me, lane, lanes;
+  unsigned long long seq, hash;
+  size_t half; /* bytes of one staging half (lane 0) */
+
+  ISHMEMI_FN TeamCall(const Handle &handle) : h(handle) {}
+  ISHMEMI_FN char *scratch() const { return t->area + kRowsBytes; }
+  ISHMEMI_FN unsigned long long *head() const {
+    return (unsigned long long *)(scratch() + (size_t)lane * kLaneHeadBytes);
+  }
+  /* This PE's record of the call: what a peer reads of it (collect: the count). */
+  ISHMEMI_FN unsigned long long *record() const { return head() + 2 + (seq & 1) * 4; }
+  ISHMEMI_FN char *staging() const { return scratch() + kStagingOffset + (seq & 1) * half; }
+  /* Bytes one-shot calls may stage (0 for lanes other than 0 of 1). */
+  ISHMEMI_FN size_t limit() const {
+    const size_t cap = h.heap_map->reduce_oneshot_max;
+    return lanes == 1 ? (half < cap ? half : cap) : 0;
+  }
+  /* Member j's copy of symmetric p. */
+  template <class P>
+  ISHMEMI_FN P *on(P *p, int j) const {
+    return j == me ? p : (P *)peer(h, p, t->pes[j]);
+  }
+  /* [lo, hi) of n units for this lane, in pieces of `align` units. */
+  ISHMEMI_FN void slice(size_t n_units, size_t align, size_t &lo, size_t &hi) const {
+    size_t per = (n_units + lanes - 1) / lanes;
+    per = (per + align - 1) / align * align;
+    lo = per * (size_t)lane < n_units ? per * (size_t)lane : n_units;
+    hi = n_units - lo < per ? n_units : lo + per;
+  }
+
+  /* Takes the team and the lane's count; an error here is the same on every member. */
+  ISHMEMI_FN int begin(int team, const Lanes &l, const CallKey &key) {
+    t = team_map(h, team);
+    if (!t) return ISHMEM_ERR_INVALID_ARG;
+    if (!t->area || t->n_pes > kRowMembers) return ISHMEM_ERR_UNSUPPORTED;
+    if (l.lanes > ISHMEMX_GRID_MAX_BLOCKS) return ISHMEM_ERR_INVALID_ARG;
+    n = t->n_pes;
+    me = t->my_pe;
+    lane = l.lane;
+    lanes = l.lanes;
+    hash = key.hash();
+    const size_t scratch_bytes = h.heap_map->collective_scratch;
+    half =
+        scratch_bytes > kStagingOffset ? ((scratch_bytes - kStagingOffset) / 2) & ~(size_t)63 : 0;
+    G::sync(); /* the group's writes to the buffers, and the last call's count, are done */
+    seq = *(volatile unsigned long long *)head();
+    return ISHMEM_SUCCESS;
+  }
+  /* Counts the call on this lane, whatever its outcome. */
+  ISHMEMI_FN int end(int rc) {
+    G::sync();
+    if (G::rank() == 0) *(volatile unsigned long long *)head() = seq + 1;
+    return rc;
+  }
+  /* Posts `phase` to every member and waits for theirs: the group's writes before it are
+   * visible (system-scope release) to each member that passes it. */
+  ISHMEMI_FN int step(int phase) {
+    const unsigned long long count = seq * 4 + phase + 1, word = count << 24 | hash;
+    const size_t my_word = (size_t)lane * kRowMembers;
+    G::sync();
+    for (int j = G::rank(); j < n; j += G::size()) {
+      if (j == me) continue;
+      __threadfence_system();
+      st_relaxed(on((unsigned long long *)t->area, j) + my_word + me, word);
+    }
+    int mismatch = 0, late = 0;
+    for (int j = G::rank(); j < n; j += G::size()) {
+      if (j == me) continue;
+      const unsigned long long *post = (unsigned long long *)t->area + my_word + j;
+      unsigned long long seen = 0;
+      if (!wait_deadline(h, [&] { return ((seen = ld_acquire(post)) >> 24) >= count; }))
+        late = 1;
+      else if ((seen >> 24) == count && (seen & 0xffffff) != hash)
+        mismatch = 1;
+    }
+    if (G::any(mismatch)) {
+      if (G::rank() == 0)
+        printf(
+            "[ishmem pe %d] device collective on team %d: the team's PEs made different "
+            "collective calls\n",
+            h.my_pe, (int)(t - h.heap_map->teams));
+      return ISHMEM_ERR_MISMATCH;
+    }
+    return G::any(late) ? ISHMEM_ERR_TIMEOUT : ISHMEM_SUCCESS;
+  }
+};
+
+/* Runs body(call) as one collective; a PE that rejects its own arguments (bad) still posts,
+ * so that the others fail with ISHMEM_ERR_MISMATCH instead of waiting. */
+template <class G, class Body>
+ISHMEMI_FN int team_collective(const Handle &h, int team, const Lanes &l, CallKey key, bool bad,
+                               Body body) {
+  TeamCall<G> c(h);
+  if (bad) key.kind = kRejected;
+  int rc = c.begin(team, l, key);
+  if (rc != ISHMEM_SUCCESS) return rc;
+  if (bad) {
+    rc = c.step(0);
+    return c.end(rc == ISHMEM_ERR_TIMEOUT ? rc : ISHMEM_ERR_INVALID_ARG);
+  }
+  return c.end(body(c));
+}
+
+/* ---- Data movement -------------------------------------------------------------------------- */
+
+/* broadcast, collect, fcollect: member j's `bytes(j)` from its source (or staging) land in
+ * dest at the sum of the earlier members' bytes. */
+/* `only`: -1 collect (the counts differ: each member's is read from its record), -2 fcollect,
+ * else broadcast from member `only`. */
+template <class G, class Bytes>
+ISHMEMI_FN int gather(TeamCall<G> &c, char *dest, const char *src, Bytes bytes, int only) {
+  const bool staged_me = bytes(c.me) <= c.limit();
+  if (staged_me && (only < 0 || only == c.me)) copy<G>(c.staging(), src, bytes(c.me));
+  if (G::rank() == 0) *(volatile unsigned long long *)c.record() = bytes(c.me);
+  int rc = c.step(0);
+  if (rc != ISHMEM_SUCCESS) return rc;
+  bool direct = false;
+  size_t at = 0;
+  for (int j = 0; j < c.n; ++j) {
+    /* a member's record holds its bytes until its seq + 2 */
+    const size_t b = only == -1 ? *(volatile unsigned long long *)c.on(c.record(), j) : bytes(j);
+    const bool staged = b <= c.limit();
+    direct = direct || !staged;
+    if (only < 0 || j == only) {
+      const char *from = j == c.me ? src : c.on(staged ? (const char *)c.staging() : src, j);
+      size_t lo, hi;
+      c.slice(b, 64, lo, hi);
+      if (dest + at != from) copy<G>(dest + at + lo, from + lo, hi - lo);
+    }
+    if (only < 0) at += b;
+  }
+  return direct ? c.step(1) : ISHMEM_SUCCESS;
+}
+
+/* alltoall: block `me` of member j's source lands in block j of dest. */
+template <class G>
+ISHMEMI_FN int exchange(TeamCall<G> &c, char *dest, const char *src, size_t block) {
+  const bool staged = block * c.n <= c.limit();
+  if (staged) copy<G>(c.staging(), src, block * c.n);
+  int rc = c.step(0);
+  if (rc != ISHMEM_SUCCESS) return rc;
+  size_t lo, hi;
+  c.slice(block, 64, lo, hi);
+  for (int j = 0; j < c.n; ++j) {
+    const char *from = j == c.me ? src : c.on(staged ? (const char *)c.staging() : src, j);
+    copy<G>(dest + j * block + lo, from + c.me * block + lo, hi - lo);
+  }
+  return staged ? ISHMEM_SUCCESS : c.step(1);
+}
+
+/* alltoalls: elements of `size` bytes, dst and sst elements apart. */
+template <class G>
+ISHMEMI_FN int exchange_strided(TeamCall<G> &c, char *dest, const char *src, ptrdiff_t dst,
+                                ptrdiff_t sst, size_t nelems, size_t size) {
+  int rc = c.step(0);
+  if (rc != ISHMEM_SUCCESS) return rc;
+  size_t lo, hi;
+  c.slice(nelems, 1, lo, hi);
+  const size_t count = (hi - lo) * c.n;
+  for (size_t i = G::rank(); i < count; i += G::size()) {
+    const int j = (int)(i / (hi - lo));
+    const size_t k = lo + i % (hi - lo);
+    char *to = dest + (ptrdiff_t)(j * nelems + k) * dst * (ptrdiff_t)size;
+    const char *from = c.on(src, j) + (ptrdiff_t)(c.me * nelems + k) * sst * (ptrdiff_t)size;
+    for (size_t b = 0; b < size; ++b) to[b] = from[b];
+  }
+  return c.step(1);
+}
+
+/* ---- Reductions ----------------------------------------------------------------------------- */
+
+/* Integer sums and products wrap around (computed unsigned, at least as wide as int). */
+template <int Op, class T>
+ISHMEMI_FN T apply(T a, T b) {
+  typedef unsigned long long Wide;
+  if (Op == kAnd) return (T)((Wide)a & (Wide)b);
+  if (Op == kOr) return (T)((Wide)a | (Wide)b);
+  if (Op == kXor) return (T)((Wide)a ^ (Wide)b);
+  if (Op == kMax) return a < b ? b : a;
+  if (Op == kMin) return b < a ? b : a;
+  if (T(0.5) != T(0)) return Op == kSum ? a + b : a * b; /* floating */
+  return Op == kSum ? (T)((Wide)a + (Wide)b) : (T)((Wide)a * (Wide)b);
+}
+
+/* dest[lo, hi) = every member's in[lo, hi) combined in team order; in is symmetric. Sixteen
+ * bytes at a time where in and dest are 16-byte aligned. */
+template <int Op, class T, class G>
+ISHMEMI_FN void combine(const TeamCall<G> &c, T *dest, const T *in, size_t lo, size_t hi) {
+  const size_t k = 16 / sizeof(T);
+  size_t vlo = hi, vhi = hi;
+  if (((size_t)in | (size_t)dest) % 16 == 0 && sizeof(T) <= 8) {
+    vlo = (lo + k - 1) / k * k;
+    vhi = hi / k * k;
+    if (vhi < vlo) vlo = vhi = hi;
+  }
+  union Vec {
+    uint4 raw;
+    T e[16 / sizeof(T)];
+  };
+  for (size_t v = vlo / k + G::rank(); v < vhi / k; v += G::size()) {
+    Vec acc, x;
+    acc.raw = ((const uint4 *)c.on(in, 0))[v];
+    for (int j = 1; j < c.n; ++j) {
+      x.raw = ((const uint4 *)c.on(in, j))[v];
+#pragma unroll
+      for (size_t e = 0; e < 16 / sizeof(T); ++e) acc.e[e] = apply<Op>(acc.e[e], x.e[e]);
+    }
+    ((uint4 *)dest)[v] = acc.raw;
+  }
+  /* the elements before vlo and from vhi on */
+  const size_t edge = (vlo - lo) + (hi - vhi);
+  for (size_t i = G::rank(); i < edge; i += G::size()) {
+    const size_t at = i < vlo - lo ? lo + i : vhi + (i - (vlo - lo));
+    T acc = c.on(in, 0)[at];
+    for (int j = 1; j < c.n; ++j) acc = apply<Op>(acc, c.on(in, j)[at]);
+    dest[at] = acc;
+  }
+}
+
+template <int Op, class T, class G>
+ISHMEMI_FN int reduce(TeamCall<G> &c, T *dest, const T *src, size_t nelems) {
+  const size_t bytes = nelems * sizeof(T);
+  if (bytes <= c.limit()) { /* one-shot: every PE combines every member's staged copy */
+    copy<G>(c.staging(), src, bytes);
+    int rc = c.step(0);
+    if (rc == ISHMEM_SUCCESS) combine<Op>(c, dest, (const T *)c.staging(), 0, nelems);
+    return rc;
+  }
+  /* reduce-scatter over this lane's slice: member m combines piece m into its dest; then
+   * all-gather: each copies the other pieces from their owners' dest */
+  int rc = c.step(0);
+  if (rc != ISHMEM_SUCCESS) return rc;
+  const size_t line = 64 / sizeof(T);
+  size_t lo, hi;
+  c.slice(nelems, line, lo, hi);
+  size_t piece = (hi - lo + c.n - 1) / c.n;
+  piece = (piece + line - 1) / line * line;
+  const size_t mine_lo = lo + piece * c.me < hi ? lo + piece * c.me : hi;
+  combine<Op>(c, dest, src, mine_lo, hi - mine_lo < piece ? hi : mine_lo + piece);
+  if ((rc = c.step(1)) != ISHMEM_SUCCESS) return rc;
+  for (int j = 0; j < c.n; ++j) {
+    const size_t p_lo = lo + piece * j < hi ? lo + piece * j : hi;
+    const size_t p_hi = hi - p_lo < piece ? hi : p_lo + piece;
+    if (j != c.me) copy<G>(dest + p_lo, c.on(dest, j) + p_lo, (p_hi - p_lo) * sizeof(T));
+  }
+  return c.step(2);
+}
+
+/* ---- Operations of the collective signature lists (ishmem/collectives.h) -------------------- */
+
+template <class T>
+struct Size {
+  static const size_t value = sizeof(T);
+};
+template <>
+struct Size<void> {
+  static const size_t value = 1;
+};
+
+/* The call's key; the lanes count too, so that _grid calls on different grids mismatch. */
+ISHMEMI_FN CallKey key_of(unsigned kind, unsigned type, size_t nelems, const Lanes &l) {
+  CallKey k = {kind, 0, type, nelems, 0, 0, 0, l.lanes};
+  return k;
+}
+
+/* The byte-level forms, with the element size and type code of the call: the typed calls and
+ * the library's kernels (lib/device/collective_kernels.cu) both run these. */
+template <class G>
+ISHMEMI_FN int broadcast_as(const Handle &h, const Lanes &l, int team, void *dest,
+                            const void *source, size_t nelems, size_t size, unsigned type,
+                            int root) {
+  const size_t bytes = nelems * size;
+  CallKey key = key_of(kBroadcast, type, nelems, l);
+  key.root = root;
+  const ishmemx_team_map_t *t = team_map(h, team);
+  return team_collective<G>(
+      h, team, l, key, t && (root < 0 || root >= t->n_pes), [&](TeamCall<G> &c) {
+        return gather(
+            c, (char *)dest, (const char *)source, [&](int) { return bytes; }, root);
+      });
+}
+/* collect and fcollect: every member's contribution, in team order. */
+template <class G>
+ISHMEMI_FN int collect_as(const Handle &h, const Lanes &l, int team, void *dest, const void *source,
+                          size_t nelems, size_t size, unsigned type, unsigned kind) {
+  const size_t bytes = nelems * size;
+  return team_collective<G>(h, team, l, key_of(kind, type, nelems, l), false, [&](TeamCall<G> &c) {
+    return gather(
+        c, (char *)dest, (const char *)source, [&](int) { return bytes; },
+        kind == kCollect ? -1 : -2);
+  });
+}
+template <class G>
+ISHMEMI_FN int alltoall_as(const Handle &h, const Lanes &l, int team, void *dest,
+                           const void *source, size_t nelems, size_t size, unsigned type) {
+  return team_collective<G>(h, team, l, key_of(kAlltoall, type, nelems, l), false,
+                            [&](TeamCall<G> &c) {
+                              return exchange(c, (char *)dest, (const char *)source, nelems * size);
+                            });
+}
+template <class G>
+ISHMEMI_FN int alltoalls_as(const Handle &h, const Lanes &l, int team, void *dest,
+                            const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                            size_t size, unsigned type) {
+  CallKey key = key_of(kAlltoalls, type, nelems, l);
+  key.dst = dst;
+  key.sst = sst;
+  return team_collective<G>(h, team, l, key, dst <= 0 || sst <= 0, [&](TeamCall<G> &c) {
+    return exchange_strided(c, (char *)dest, (const char *)source, dst, sst, nelems, size);
+  });
+}
+
+#define ISHMEMI_TYPED_COLLECTIVE(NAME, CALL)                                               \
+  template <class T, class G>                                                              \
+  ISHMEMI_FN int NAME(const Handle &h, const Lanes &l, int team, T *dest, const T *source, \
+                      size_t nelems) {                                                     \
+    return CALL;                                                                           \
+  }
+ISHMEMI_TYPED_COLLECTIVE(collect, collect_as<G>(h, l, team, dest, source, nelems, Size<T>::value,
+                                                TypeCode<T>::value, kCollect))
+ISHMEMI_TYPED_COLLECTIVE(fcollect, collect_as<G>(h, l, team, dest, source, nelems, Size<T>::value,
+                                                 TypeCode<T>::value, kFcollect))
+ISHMEMI_TYPED_COLLECTIVE(alltoall, alltoall_as<G>(h, l, team, dest, source, nelems, Size<T>::value,
+                                                  TypeCode<T>::value))
+#undef ISHMEMI_TYPED_COLLECTIVE
+template <class T, class G>
+ISHMEMI_FN int broadcast(const Handle &h, const Lanes &l, int team, T *dest, const T *source,
+                         size_t nelems, int root) {
+  return broadcast_as<G>(h, l, team, dest, source, nelems, Size<T>::value, TypeCode<T>::value,
+                         root);
+}
+template <class T, class G>
+ISHMEMI_FN int alltoalls(const Handle &h, const Lanes &l, int team, T *dest, const T *source,
+                         ptrdiff_t dst, ptrdiff_t sst, size_t nelems) {
+  return alltoalls_as<G>(h, l, team, dest, source, dst, sst, nelems, Size<T>::value,
+                         TypeCode<T>::value);
+}
+template <int Op, class T, class G>
+ISHMEMI_FN int reduce_op(const Handle &h, const Lanes &l, int team, T *dest, const T *source,
+                         size_t nreduce) {
+  CallKey key = key_of(kReduce, TypeCode<T>::value, nreduce, l);
+  key.op = Op;
+  return team_collective<G>(h, team, l, key, false,
+                            [&](TeamCall<G> &c) { return reduce<Op>(c, dest, source, nreduce); });
+}
+#define ISHMEMI_REDUCE_OP(NAME, OP)                                                              \
+  template <class T, class G>                                                                    \
+  ISHMEMI_FN int NAME##_reduce(const Handle &h, const Lanes &l, int team, T *dest, const T *src, \
+                               size_t nreduce) {                                                 \
+    return reduce_op<OP, T, G>(h, l, team, dest, src, nreduce);                                  \
+  }
+ISHMEMI_REDUCE_OP(and, kAnd)
+ISHMEMI_REDUCE_OP(or, kOr)
+ISHMEMI_REDUCE_OP(xor, kXor)
+ISHMEMI_REDUCE_OP(max, kMax)
+ISHMEMI_REDUCE_OP(min, kMin)
+ISHMEMI_REDUCE_OP(sum, kSum)
+ISHMEMI_REDUCE_OP(prod, kProd)
+#undef ISHMEMI_REDUCE_OP
+
+template <class G>
+ISHMEMI_FN int team_sync(const Handle &h, const Lanes &l, int team) {
+  return team_collective<G>(h, team, l, key_of(kSync, 1, 0, l), false,
+                            [&](TeamCall<G> &c) { return c.step(0); });
+}
+template <class G>
+ISHMEMI_FN int team_sync_group(const Handle &h, int team) {
+  return team_sync<G>(h, one_lane(), team);
+}
+template <class>
+ISHMEMI_FN int team_sync_thread(const Handle &h, int team) {
+  return team_sync_group<Thread>(h, team);
+}
+
+#else
+/* Plain C++: the group forms of team_sync through the host API. */
+template <class G>
+inline int team_sync_group(const Handle &, int team) {
+  return ishmem_team_sync(team);
+}
+#endif /* ISHMEMI_GPU */
+
+} /* namespace ishmemi */
+
+#endif /* ISHMEM_DETAIL_COLLECTIVES_IMPL_H */
