@@ -17,6 +17,7 @@ import csv
 import os
 
 KIB, MIB = 1 << 10, 1 << 20
+COLUMNS = ("impl", "bench", "op", "what", "blocks", "threads", "bytes", "usec", "gbps")
 
 
 def load(path):
@@ -101,7 +102,8 @@ def main():
     a = p.parse_args()
     rows = load(a.ishmem) + load(a.nvshmem) + load(a.nccl)
     t = index(rows)
-    out = ["", "==== GPU collectives, %d PEs: ishmem, NVSHMEM and NCCL (PyTorch) in one call ====" % a.pes]
+    out = ["", "==== GPU collectives, %d PEs: ishmem, NVSHMEM and NCCL (PyTorch) in one call ===="
+           % a.pes]
 
     red = compare_stream(t, "reduce", out, "float sum-reduce on a stream (NCCL: all_reduce)")
     small = [n for n in red if n <= MIB]
@@ -111,8 +113,10 @@ def main():
                verdict([red[n][1] for n in small], 1.0))
     big = 256 * MIB
     bus = 2.0 * (a.pes - 1) / a.pes
-    bw = {impl: (big / us / 1e3 * bus if us else None)
-          for impl, us in ((x, stream_us(t, x, "reduce", big)) for x in ("ishmem", "nccl", "nvshmem"))}
+    bw = {}
+    for impl in ("ishmem", "nccl", "nvshmem"):
+        us = stream_us(t, impl, "reduce", big)
+        bw[impl] = big / us / 1e3 * bus if us and us > 0 else None
     r = bw["ishmem"] / bw["nccl"] if bw["ishmem"] and bw["nccl"] else None
     out.append("target coll: 256 MiB all-reduce bus bandwidth >= 1.0x NCCL: ishmem %s GB/s, NCCL "
                "%s GB/s, NVSHMEM %s GB/s: %s" %
@@ -145,10 +149,12 @@ def main():
                "(usec per call)")
     gw = sorted({k[3] for k in t if k[0] == "ishmem" and k[2] in ("grid", "kernel")})
     out.append("%10s " % "bytes" + " ".join("%14s" % w for w in gw))
+    def grid_cell(w, n):
+        us = t.get(("ishmem", "reduce", "grid", w, n))
+        return fmt(us if us is not None else t.get(("ishmem", "peer-read", "kernel", w, n))).strip()
+
     for n in sizes(t, "peer-read", "kernel"):
-        out.append("%10s " % size_label(n) + " ".join(
-            "%14s" % fmt(t.get(("ishmem", "reduce", "grid", w, n),
-                               t.get(("ishmem", "peer-read", "kernel", w, n)))).strip() for w in gw))
+        out.append("%10s " % size_label(n) + " ".join("%14s" % grid_cell(w, n) for w in gw))
     read = t.get(("ishmem", "peer-read", "kernel", "read/16x1024", MIB))
     for blocks in (8, 16):
         g = t.get(("ishmem", "reduce", "grid", "grid/%dx1024" % blocks, MIB))
@@ -177,10 +183,9 @@ def main():
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["impl", "bench", "op", "what", "blocks", "threads", "bytes", "usec", "gbps"])
+            w.writerow(COLUMNS)
             for r in rows:
-                w.writerow([r[k] for k in ("impl", "bench", "op", "what", "blocks", "threads",
-                                           "bytes", "usec", "gbps")])
+                w.writerow([r[k] for k in COLUMNS])
 
 
 if __name__ == "__main__":
