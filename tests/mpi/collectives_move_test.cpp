@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives_forms.h"
 #include "collectives_util.h"
 #include "mpi_test_util.h"
 
@@ -23,17 +24,6 @@ struct MoveCalls {
   int (*alltoall)(ishmem_team_t, T *, const T *, size_t);
   int (*alltoalls)(ishmem_team_t, T *, const T *, ptrdiff_t, ptrdiff_t, size_t);
 };
-
-void expect_bytes(const void *got, const void *want, std::size_t bytes, const std::string &what) {
-  const auto *g = static_cast<const unsigned char *>(got);
-  const auto *w = static_cast<const unsigned char *>(want);
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < bytes; ++i)
-    if (g[i] != w[i] && ++bad <= 3)
-      ADD_FAILURE() << "PE " << my_pe() << ": " << what << ": byte " << i << " of " << bytes
-                    << " is " << +g[i] << ", expected " << +w[i];
-  EXPECT_EQ(bad, 0u) << what;
-}
 
 // Symmetric buffers for every type, allocated by every PE (members of a shape or not).
 struct Buffers {
@@ -63,7 +53,7 @@ void check_moves(const TeamUnderTest &t, Buffers &b, const std::string &type,
   T *d = reinterpret_cast<T *>(dest);
   auto check = [&](const std::string &what, std::size_t bytes, int rc) {
     ASSERT_EQ(rc, ISHMEM_SUCCESS) << what << ": " << ishmemx_last_error();
-    expect_bytes(dest, want.data(), bytes, what);
+    expect_same_bytes(dest, want.data(), bytes, what);
   };
   for (std::size_t nelems : kSizes) {
     const std::size_t bytes = nelems * sizeof(T);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives_forms.h"
 #include "collectives_util.h"
 #include "mpi_test_util.h"
 
@@ -125,6 +126,22 @@ TEST(Collectives, BackToBackWithoutBarriers) {
   ishmem_free(gathered);
   ishmem_free(dest);
   ishmem_free(source);
+}
+
+// The _on_stream forms on the host backend run the blocking collective at once, whatever the
+// stream (NULL here): every reduction with device forms and every data mover, against MPI.
+TEST(Collectives, OnStreamFormsRunAtOnce) {
+  constexpr std::size_t kOneShot = 256;  // ISHMEM_REDUCE_ONESHOT_MAX in the tests' environment
+  const HeapAccess host = host_heap_access();
+  SymmetricPair b(move_bytes(8, 2 * kOneShot));
+  ASSERT_TRUE(b.source && b.dest) << ishmemx_last_error();
+  TeamShapes shapes(!each_pe_alone());
+  shapes.for_each_member([&](const TeamUnderTest &t) {
+    const std::string name = t.name;
+    if (name != "world" && name != "every PE backwards (stride -1)") return;
+    check_host_reductions(t, b, host, false, true, kOneShot, false);
+    check_host_moves(t, b, host, true, {0, 1, 7, 2 * kOneShot + 1}, {3});
+  });
 }
 
 }  // namespace
