@@ -31,9 +31,9 @@ typedef struct ishmemx_heap_map {
    * entries the runtime rewrites at every split and destroy. */
   const ishmemx_team_map_t *teams;
   /* The collectives' scratch bytes in each team's area (ISHMEM_COLLECTIVE_SCRATCH) and the
-   * largest contribution they stage (ISHMEM_REDUCE_ONESHOT_MAX). */
+   * largest contribution they stage (ISHMEM_DEVICE_ONESHOT_MAX). */
   size_t collective_scratch;
-  size_t reduce_oneshot_max;
+  size_t device_oneshot_max;
 } ishmemx_heap_map_t;
 
 /* A symmetric address `a` on PE `pe` is at a + (slot(pe) - my_slot) * stride, with

@@ -46,6 +46,9 @@ namespace ishmem::detail {
   X(reduce_oneshot_max, REDUCE_ONESHOT_MAX, size, "16K", "",                                   \
     "Largest node-local reduction (bytes) run one-shot, and largest contribution staged "      \
     "through the team's scratch (docs/COLLECTIVES.md)")                                        \
+  X(device_oneshot_max, DEVICE_ONESHOT_MAX, size, "64K", "",                                   \
+    "Largest contribution (bytes) a collective on a GPU heap stages through the team's "       \
+    "scratch (one-shot, lane 0); above it the PEs read each other's buffers directly")         \
   X(debug, DEBUG, choice, "0", "0|1",                                                          \
     "1 checks every RMA, atomic, signal and wait call, host and device, against the live "     \
     "allocations and the PE range (slower); a bad device call stops the kernel; compares "     \

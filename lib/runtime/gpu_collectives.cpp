@@ -37,7 +37,7 @@ int lanes_for(const Runtime &rt, const Team &team, const CollectiveCall &call) {
   std::size_t bytes = call.nelems * call.type.size;
   if (call.kind == CollectiveKind::collect || call.kind == CollectiveKind::rejected) return 1;
   if (call.kind == CollectiveKind::alltoall) bytes *= static_cast<std::size_t>(team.n_pes());
-  if (bytes <= rt.config.reduce_oneshot_max) return 1;
+  if (bytes <= rt.config.device_oneshot_max) return 1;
   return static_cast<int>(
       std::clamp<std::size_t>(bytes / kBytesPerLane, 1, ISHMEMX_GRID_MAX_BLOCKS));
 }

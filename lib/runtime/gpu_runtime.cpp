@@ -186,7 +186,7 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   for (int slot = 0; slot < max_teams; ++slot) write_team(*state, rt, slot);
   state->heap_map.teams = state->team_maps_device;
   state->heap_map.collective_scratch = rt.config.collective_scratch;
-  state->heap_map.reduce_oneshot_max = rt.config.reduce_oneshot_max;
+  state->heap_map.device_oneshot_max = rt.config.device_oneshot_max;
   state->status_host = static_cast<int *>(std::aligned_alloc(4096, 4096));
   if (!state->status_host)
     fail(ISHMEM_ERR_NOMEM, "could not allocate the device collectives' status page");

@@ -116,7 +116,7 @@ struct TeamCall {
   ISHMEMI_FN char *staging() const { return scratch() + kStagingOffset + (seq & 1) * half; }
   /* Bytes one-shot calls may stage (0 for lanes other than 0 of 1). */
   ISHMEMI_FN size_t limit() const {
-    const size_t cap = h.heap_map->reduce_oneshot_max;
+    const size_t cap = h.heap_map->device_oneshot_max;
     return lanes == 1 ? (half < cap ? half : cap) : 0;
   }
   /* Member j's copy of symmetric p. */
@@ -286,8 +286,33 @@ ISHMEMI_FN T apply(T a, T b) {
   return Op == kSum ? (T)((Wide)a + (Wide)b) : (T)((Wide)a * (Wide)b);
 }
 
+template <class T>
+union Vec {
+  uint4 raw;
+  T e[16 / sizeof(T)];
+};
+/* U vectors of dest, g apart from v: every member's combined in team order, with the U loads
+ * of a member in flight together. */
+template <int U, int Op, class T, class G>
+ISHMEMI_FN void combine_vectors(const TeamCall<G> &c, T *dest, const T *in, size_t v, size_t g) {
+  Vec<T> acc[U], x[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) acc[u].raw = ((const uint4 *)c.on(in, 0))[v + u * g];
+  for (int j = 1; j < c.n; ++j) {
+    const uint4 *from = (const uint4 *)c.on(in, j);
+#pragma unroll
+    for (int u = 0; u < U; ++u) x[u].raw = from[v + u * g];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (size_t e = 0; e < 16 / sizeof(T); ++e) acc[u].e[e] = apply<Op>(acc[u].e[e], x[u].e[e]);
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u) ((uint4 *)dest)[v + u * g] = acc[u].raw;
+}
+
 /* dest[lo, hi) = every member's in[lo, hi) combined in team order; in is symmetric. Sixteen
- * bytes at a time where in and dest are 16-byte aligned. */
+ * bytes at a time, four per thread per step, where in and dest are 16-byte aligned. */
 template <int Op, class T, class G>
 ISHMEMI_FN void combine(const TeamCall<G> &c, T *dest, const T *in, size_t lo, size_t hi) {
   const size_t k = 16 / sizeof(T);
@@ -297,23 +322,16 @@ ISHMEMI_FN void combine(const TeamCall<G> &c, T *dest, const T *in, size_t lo, s
     vhi = hi / k * k;
     if (vhi < vlo) vlo = vhi = hi;
   }
-  union Vec {
-    uint4 raw;
-    T e[16 / sizeof(T)];
-  };
-  for (size_t v = vlo / k + G::rank(); v < vhi / k; v += G::size()) {
-    Vec acc, x;
-    acc.raw = ((const uint4 *)c.on(in, 0))[v];
-    for (int j = 1; j < c.n; ++j) {
-      x.raw = ((const uint4 *)c.on(in, j))[v];
-#pragma unroll
-      for (size_t e = 0; e < 16 / sizeof(T); ++e) acc.e[e] = apply<Op>(acc.e[e], x.e[e]);
-    }
-    ((uint4 *)dest)[v] = acc.raw;
-  }
+  const size_t g = G::size(), end = vhi / k;
+  size_t v = vlo / k + G::rank();
+#pragma unroll 1
+  for (; v + 3 * g < end; v += 4 * g) combine_vectors<4, Op>(c, dest, in, v, g);
+#pragma unroll 1
+  for (; v < end; v += g) combine_vectors<1, Op>(c, dest, in, v, g);
   /* the elements before vlo and from vhi on */
   const size_t edge = (vlo - lo) + (hi - vhi);
-  for (size_t i = G::rank(); i < edge; i += G::size()) {
+#pragma unroll 1
+  for (size_t i = G::rank(); i < edge; i += g) {
     const size_t at = i < vlo - lo ? lo + i : vhi + (i - (vlo - lo));
     T acc = c.on(in, 0)[at];
     for (int j = 1; j < c.n; ++j) acc = apply<Op>(acc, c.on(in, j)[at]);
