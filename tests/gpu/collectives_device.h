@@ -21,6 +21,10 @@ using ishmem_test::ReduceRun;
 using ishmem_test::SymmetricPair;
 using ishmem_test::TeamUnderTest;
 
+// ISHMEM_DEVICE_ONESHOT_MAX's default: contributions up to it are staged (one meeting), larger
+// ones read directly; the tests' sizes fall on both sides of it.
+constexpr std::size_t kOneShot = 64 << 10;
+
 // Who calls: one thread per PE, every thread of one warp, of one block, or of a grid.
 enum Group { kThread, kWarp, kBlock, kGrid };
 constexpr unsigned kBlockThreads = 1024, kGridBlocks = 8, kGridThreads = 512;

@@ -12,8 +12,6 @@ using ishmem_test::TeamShapes;
 
 namespace {
 
-constexpr std::size_t kOneShot = 16 << 10;  // ISHMEM_REDUCE_ONESHOT_MAX's default
-
 int team_rank(const TeamUnderTest &t) {
   int me = 0;
   MPI_Comm_rank(t.comm, &me);
@@ -156,7 +154,7 @@ TEST(GpuCollectiveRules, ReductionsInPlace) {
 // its own slice of dest, from a source rewritten for every round.
 
 constexpr int kRounds = 12;
-constexpr std::size_t kSmall = 5, kBig = kOneShot / 8 + 1, kSlice = 4096;
+constexpr std::size_t kSmall = 5, kBig = kOneShot / 8 + 1, kSlice = 9 << 10;
 
 __host__ __device__ long long round_value(int pe, int round, std::size_t i) {
   return (pe + 1) * 1000003LL * (round + 1) + static_cast<long long>(i) * 7;

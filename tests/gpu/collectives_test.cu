@@ -3,8 +3,8 @@
 // of every reduction type and operation with device forms and of every data mover; and the
 // device forms in kernels (every thread of one warp, of one block of 1024 threads, or of a
 // grid of several blocks), in both forms (handle and no argument), for a representative set
-// of types. Sizes: 0, 1, odd, both sides of ISHMEM_REDUCE_ONESHOT_MAX (its default, 16 KiB)
-// and of the 2 KiB staging limit of the data movers, and about 100 KiB.
+// of types. Sizes: 0, 1, odd, both sides of ISHMEM_DEVICE_ONESHOT_MAX (its default, 64 KiB),
+// and about 100 KiB.
 // The PEs share one GPU, where kernels of different processes take turns: every collective
 // costs milliseconds, so the full tables run on the world team and a sample on the others.
 #include <memory>
@@ -19,11 +19,9 @@ using ishmem_test::TeamShapes;
 
 namespace {
 
-constexpr std::size_t kOneShot = 16 << 10;       // ISHMEM_REDUCE_ONESHOT_MAX's default
-constexpr std::size_t kStaged = 2 << 10;         // the data movers' staging limit
 constexpr std::size_t kLarge = (100 << 10) + 3;  // bytes: about 100 KiB, odd
 constexpr unsigned kAllMoves = 0x1f;             // every Move
-const std::vector<std::size_t> kMemSizes = {0, 1, 7, kStaged + 1, kLarge};
+const std::vector<std::size_t> kMemSizes = {0, 1, 7, kOneShot, kLarge};
 
 // Buffers for every check of this file, allocated by every PE.
 std::size_t pair_bytes() {
@@ -101,7 +99,7 @@ TEST_F(GpuCollectives, HostFormsOfEveryMove) {
     const bool world = is_world(t);
     for (bool on_stream : {false, true})
       ishmem_test::check_host_moves(
-          t, b, gpu, on_stream, world ? kMemSizes : std::vector<std::size_t>{1, kStaged + 1},
+          t, b, gpu, on_stream, world ? kMemSizes : std::vector<std::size_t>{7, kOneShot + 1},
           world ? std::vector<std::size_t>{7} : std::vector<std::size_t>{});
   });
 }
@@ -180,10 +178,11 @@ TEST_F(GpuCollectives, DeviceMoves) {
   const SymmetricPair &b = this->b();
   on_every_shape([&](const TeamUnderTest &t) {
     if (!is_world(t)) {
-      device_moves_of<DevMem, false>(t, b, gpu, {1, kStaged + 1}, {7}, {kStaged + 1});
+      device_moves_of<DevMem, false>(t, b, gpu, {7, kOneShot + 1}, {7}, {kOneShot + 1});
       return;
     }
-    device_moves_of<DevMem, true>(t, b, gpu, kMemSizes, {1, 7, kStaged + 1}, {kStaged + 1, kLarge});
+    device_moves_of<DevMem, true>(t, b, gpu, kMemSizes, {1, 7, kOneShot + 1},
+                                  {kOneShot + 1, kLarge});
     device_moves_of<DevInt, false>(t, b, gpu, {1, 7}, {7}, {7});
     device_moves_of<DevLongLong, true>(t, b, gpu, {1, 7}, {7}, {7});
     device_moves_of<DevUint8, false>(t, b, gpu, {1, 7}, {7}, {7});
