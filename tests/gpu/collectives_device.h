@@ -69,9 +69,12 @@ struct TestStream {
 
 // Launches `launch(blocks, threads, rcs)` as group g (rcs: one int per thread, where each
 // thread stores its return code) and returns thread 0's code, recording a failure when the
-// kernel failed or any thread returned another code.
+// kernel failed or any thread returned another code. `kernel` names the kernel in the message
+// of a launch that failed (a kernel over 64 registers per thread cannot run 1024 threads:
+// the device calls must fit, without launch bounds).
 template <class Launch>
-int run_group(Group g, unsigned blocks, const std::string &what, Launch &&launch) {
+int run_group(Group g, unsigned blocks, const std::string &what, const void *kernel,
+              Launch &&launch) {
   const unsigned threads = g == kThread  ? 1
                            : g == kWarp  ? unsigned(warp_size())
                            : g == kBlock ? kBlockThreads
@@ -80,7 +83,16 @@ int run_group(Group g, unsigned blocks, const std::string &what, Launch &&launch
   DeviceBuffer rcs(total * sizeof(int));
   GPU_OK(gpuMemset(rcs.ptr, 0x7f, total * sizeof(int)));  // a thread that never returned
   launch(blocks, threads, rcs.as<int>());
-  if (!GPU_LAUNCHED()) return ISHMEM_ERR_INTERNAL;
+  const gpuError_t launched = gpuGetLastError();
+  if (launched != gpuSuccess) {
+    gpuFuncAttributes attr{};
+    (void)gpuFuncGetAttributes(&attr, kernel);
+    ADD_FAILURE() << "PE " << my_pe() << ": " << what << ": " << blocks << " x " << threads
+                  << " threads did not launch (" << attr.numRegs
+                  << " registers per thread): " << gpuGetErrorString(launched);
+    return ISHMEM_ERR_INTERNAL;
+  }
+  if (!GPU_OK(gpuDeviceSynchronize())) return ISHMEM_ERR_INTERNAL;
   const std::vector<int> got = to_host(rcs.as<int>(), total);
   std::size_t differ = 0;
   for (std::size_t i = 1; i < total; ++i)
@@ -218,7 +230,8 @@ ReduceRun<typename D::type> device_reduce(unsigned blocks = blocks_of(G)) {
   return [blocks](ishmem_team_t team, T *d, const T *s, std::size_t n) {
     const std::string what = std::string(D::name) + "_" + op_name(O) + "_reduce " +
                              form_of(G, HANDLE) + " of " + std::to_string(n);
-    return run_group(G, blocks, what, [&](unsigned b, unsigned t, int *rcs) {
+    const void *kernel = reinterpret_cast<const void *>(reduce_kernel<D, O, G, HANDLE>);
+    return run_group(G, blocks, what, kernel, [&](unsigned b, unsigned t, int *rcs) {
       reduce_kernel<D, O, G, HANDLE><<<b, t>>>(handle(), team, d, s, n, rcs);
     });
   };
@@ -231,7 +244,8 @@ MoveRun<typename D::type> device_moves(unsigned blocks = blocks_of(G)) {
   return [blocks](ishmem_team_t team, T *d, const T *s, const MoveArgs &m) {
     const std::string what = std::string(D::name) + " " + ishmem_test::move_name(m.kind) + " " +
                              form_of(G, HANDLE) + " of " + std::to_string(m.nelems);
-    return run_group(G, blocks, what, [&](unsigned b, unsigned t, int *rcs) {
+    const void *kernel = reinterpret_cast<const void *>(move_kernel<D, G, HANDLE>);
+    return run_group(G, blocks, what, kernel, [&](unsigned b, unsigned t, int *rcs) {
       move_kernel<D, G, HANDLE><<<b, t>>>(handle(), team, d, s, m, rcs);
     });
   };

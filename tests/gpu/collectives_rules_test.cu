@@ -49,7 +49,8 @@ __global__ void put_then_sync(ishmemx_device_handle_t h, ishmem_team_t team, int
 template <Group G, bool HANDLE>
 int device_sync(ishmem_team_t team, int *slot, int value, int to_pe, int *seen,
                 const std::string &what) {
-  return run_group(G, 1, what, [&](unsigned b, unsigned t, int *rcs) {
+  const void *kernel = reinterpret_cast<const void *>(put_then_sync<G, HANDLE>);
+  return run_group(G, 1, what, kernel, [&](unsigned b, unsigned t, int *rcs) {
     put_then_sync<G, HANDLE><<<b, t>>>(handle(), team, slot, value, to_pe, seen, rcs);
   });
 }
