@@ -131,7 +131,9 @@ struct TeamCall {
     size_t per = n_units;
     if (lanes > 1) { /* in pieces of align; 32-bit division while the count of pieces fits */
       const size_t pieces = (n_units + align - 1) / align;
-      per = (size_t)((unsigned)(pieces + lanes - 1) / (unsigned)lanes) * align;
+      per = (pieces >> 32 ? (pieces + lanes - 1) / lanes
+                          : (unsigned)(pieces + lanes - 1) / (unsigned)lanes) *
+            align;
     }
     lo = per * (size_t)lane < n_units ? per * (size_t)lane : n_units;
     hi = n_units - lo < per ? n_units : lo + per;
