@@ -23,6 +23,8 @@
 #ifndef ISHMEM_DETAIL_COLLECTIVES_IMPL_H
 #define ISHMEM_DETAIL_COLLECTIVES_IMPL_H
 
+#include <stdio.h> /* printf, in device code too */
+
 #include "ishmem/detail/atomics.h"
 #include "ishmem/detail/mode.h"
 #include "ishmem/detail/rma_impl.h"
@@ -126,8 +128,13 @@ struct TeamCall {
   }
   /* [lo, hi) of n units for this lane, in pieces of `align` units. */
   ISHMEMI_FN void slice(size_t n_units, size_t align, size_t &lo, size_t &hi) const {
-    size_t per = (n_units + lanes - 1) / lanes;
-    per = (per + align - 1) / align * align;
+    size_t per = n_units;
+    if (lanes > 1) { /* in pieces of align; 32-bit division while the count of pieces fits */
+      const size_t pieces = (n_units + align - 1) / align;
+      per = (pieces >> 32 ? (pieces + lanes - 1) / lanes
+                          : (unsigned)(pieces + lanes - 1) / (unsigned)lanes) *
+            align;
+    }
     lo = per * (size_t)lane < n_units ? per * (size_t)lane : n_units;
     hi = n_units - lo < per ? n_units : lo + per;
   }
@@ -162,12 +169,14 @@ struct TeamCall {
     const unsigned long long count = seq * 4 + phase + 1, word = count << 24 | hash;
     const size_t my_word = (size_t)lane * kRowMembers;
     G::sync();
+#pragma unroll 1
     for (int j = G::rank(); j < n; j += G::size()) {
       if (j == me) continue;
       __threadfence_system();
       st_relaxed(on((unsigned long long *)t->area, j) + my_word + me, word);
     }
     int mismatch = 0, late = 0;
+#pragma unroll 1
     for (int j = G::rank(); j < n; j += G::size()) {
       if (j == me) continue;
       const unsigned long long *post = (unsigned long long *)t->area + my_word + j;
@@ -220,6 +229,7 @@ ISHMEMI_FN int gather(TeamCall<G> &c, char *dest, const char *src, Bytes bytes, 
   if (rc != ISHMEM_SUCCESS) return rc;
   bool direct = false;
   size_t at = 0;
+#pragma unroll 1
   for (int j = 0; j < c.n; ++j) {
     /* a member's record holds its bytes until its seq + 2 */
     const size_t b = only == -1 ? *(volatile unsigned long long *)c.on(c.record(), j) : bytes(j);
@@ -245,10 +255,12 @@ ISHMEMI_FN int exchange(TeamCall<G> &c, char *dest, const char *src, size_t bloc
   if (rc != ISHMEM_SUCCESS) return rc;
   size_t lo, hi;
   c.slice(block, 64, lo, hi);
-  for (int j = 0; j < c.n; ++j) {
-    const char *from = j == c.me ? src : c.on(staged ? (const char *)c.staging() : src, j);
-    copy<G>(dest + j * block + lo, from + c.me * block + lo, hi - lo);
-  }
+  /* this PE's block, as every member's source (or staging) holds it */
+  const char *mine = (staged ? (const char *)c.staging() : src) + c.me * block + lo;
+  char *to = dest + lo;
+#pragma unroll 1
+  for (int j = 0; j < c.n; ++j)
+    copy<G>(to + j * block, j == c.me ? src + c.me * block + lo : c.on(mine, j), hi - lo);
   return staged ? ISHMEM_SUCCESS : c.step(1);
 }
 
@@ -261,6 +273,7 @@ ISHMEMI_FN int exchange_strided(TeamCall<G> &c, char *dest, const char *src, ptr
   size_t lo, hi;
   c.slice(nelems, 1, lo, hi);
   const size_t count = (hi - lo) * c.n;
+#pragma unroll 1
   for (size_t i = G::rank(); i < count; i += G::size()) {
     const int j = (int)(i / (hi - lo));
     const size_t k = lo + i % (hi - lo);
@@ -298,6 +311,7 @@ ISHMEMI_FN void combine_vectors(const TeamCall<G> &c, T *dest, const T *in, size
   Vec<T> acc[U], x[U];
 #pragma unroll
   for (int u = 0; u < U; ++u) acc[u].raw = ((const uint4 *)c.on(in, 0))[v + u * g];
+#pragma unroll 1
   for (int j = 1; j < c.n; ++j) {
     const uint4 *from = (const uint4 *)c.on(in, j);
 #pragma unroll
@@ -325,7 +339,7 @@ ISHMEMI_FN void combine(const TeamCall<G> &c, T *dest, const T *in, size_t lo, s
   const size_t g = G::size(), end = vhi / k;
   size_t v = vlo / k + G::rank();
 #pragma unroll 1
-  for (; v + 3 * g < end; v += 4 * g) combine_vectors<4, Op>(c, dest, in, v, g);
+  for (; v + g < end; v += 2 * g) combine_vectors<2, Op>(c, dest, in, v, g);
 #pragma unroll 1
   for (; v < end; v += g) combine_vectors<1, Op>(c, dest, in, v, g);
   /* the elements before vlo and from vhi on */
@@ -334,6 +348,7 @@ ISHMEMI_FN void combine(const TeamCall<G> &c, T *dest, const T *in, size_t lo, s
   for (size_t i = G::rank(); i < edge; i += g) {
     const size_t at = i < vlo - lo ? lo + i : vhi + (i - (vlo - lo));
     T acc = c.on(in, 0)[at];
+#pragma unroll 1
     for (int j = 1; j < c.n; ++j) acc = apply<Op>(acc, c.on(in, j)[at]);
     dest[at] = acc;
   }
@@ -360,6 +375,7 @@ ISHMEMI_FN int reduce(TeamCall<G> &c, T *dest, const T *src, size_t nelems) {
   const size_t mine_lo = lo + piece * c.me < hi ? lo + piece * c.me : hi;
   combine<Op>(c, dest, src, mine_lo, hi - mine_lo < piece ? hi : mine_lo + piece);
   if ((rc = c.step(1)) != ISHMEM_SUCCESS) return rc;
+#pragma unroll 1
   for (int j = 0; j < c.n; ++j) {
     const size_t p_lo = lo + piece * j < hi ? lo + piece * j : hi;
     const size_t p_hi = hi - p_lo < piece ? hi : p_lo + piece;
