@@ -150,29 +150,24 @@ inline const char *op_name(Op o) {
   ISHMEM_TEST_REDUCE_OP(N, or, kOr)   \
   ISHMEM_TEST_REDUCE_OP(N, xor, kXor) \
   ISHMEM_TEST_ORDERED_OPS(N)
-// The data movers, named B (broadcast), C (collect), F, A, AS (alltoall, alltoalls).
+// The data movers, named B (broadcast), C (collect), F, A, AS (alltoall, alltoalls): one
+// collective K per kernel, as a kernel of one call must fit in 64 registers.
 #define ISHMEM_TEST_MOVES(B, C, F, A, AS)                       \
-  switch (m.kind) {                                             \
-    case Move::broadcast:                                       \
-      ISHMEM_TEST_GROUP(B, team, d, s, m.nelems, m.root)        \
-      break;                                                    \
-    case Move::collect:                                         \
-      ISHMEM_TEST_GROUP_NO_GRID(C, team, d, s, m.nelems)        \
-      break;                                                    \
-    case Move::fcollect:                                        \
-      ISHMEM_TEST_GROUP(F, team, d, s, m.nelems)                \
-      break;                                                    \
-    case Move::alltoall:                                        \
-      ISHMEM_TEST_GROUP(A, team, d, s, m.nelems)                \
-      break;                                                    \
-    case Move::alltoalls:                                       \
-      ISHMEM_TEST_GROUP(AS, team, d, s, m.dst, m.sst, m.nelems) \
-      break;                                                    \
+  if constexpr (K == Move::broadcast) {                         \
+    ISHMEM_TEST_GROUP(B, team, d, s, m.nelems, m.root)          \
+  } else if constexpr (K == Move::collect) {                    \
+    ISHMEM_TEST_GROUP_NO_GRID(C, team, d, s, m.nelems)          \
+  } else if constexpr (K == Move::fcollect) {                   \
+    ISHMEM_TEST_GROUP(F, team, d, s, m.nelems)                  \
+  } else if constexpr (K == Move::alltoall) {                   \
+    ISHMEM_TEST_GROUP(A, team, d, s, m.nelems)                  \
+  } else {                                                      \
+    ISHMEM_TEST_GROUP(AS, team, d, s, m.dst, m.sst, m.nelems)   \
   }                                                             \
   return ISHMEM_ERR_INVALID_ARG;
 
 // The device calls of one type: Class::reduce<O, G, HANDLE> for the operations in Class::ops,
-// Class::move<G, HANDLE>.
+// Class::move<K, G, HANDLE>.
 #define ISHMEM_TEST_DEVICE_TYPE(Class, T, N, OPS, OP_CALLS, B, C, F, A, AS)                  \
   struct Class {                                                                             \
     using type = T;                                                                          \
@@ -184,7 +179,7 @@ inline const char *op_name(Op o) {
       OP_CALLS                                                                               \
       return ISHMEM_ERR_INVALID_ARG;                                                         \
     }                                                                                        \
-    template <Group G, bool HANDLE>                                                          \
+    template <Move K, Group G, bool HANDLE>                                                  \
     static __device__ int move(const ishmemx_device_handle_t &h, ishmem_team_t team, T *d,   \
                                const T *s, const MoveArgs &m) {                              \
       ISHMEM_TEST_MOVES(B, C, F, A, AS)                                                      \
@@ -212,10 +207,10 @@ __global__ void reduce_kernel(ishmemx_device_handle_t h, ishmem_team_t team, typ
   rcs[blockIdx.x * blockDim.x + threadIdx.x] = rc;
 }
 
-template <class D, Group G, bool HANDLE>
+template <class D, Move K, Group G, bool HANDLE>
 __global__ void move_kernel(ishmemx_device_handle_t h, ishmem_team_t team, typename D::type *d,
                             const typename D::type *s, MoveArgs m, int *rcs) {
-  const int rc = D::template move<G, HANDLE>(h, team, d, s, m);
+  const int rc = D::template move<K, G, HANDLE>(h, team, d, s, m);
   rcs[blockIdx.x * blockDim.x + threadIdx.x] = rc;
 }
 
@@ -237,6 +232,18 @@ ReduceRun<typename D::type> device_reduce(unsigned blocks = blocks_of(G)) {
   };
 }
 
+// Launches the kernel of m.kind, among K and KS.
+template <class D, Group G, bool HANDLE, Move K, Move... KS>
+int run_move(unsigned blocks, const std::string &what, ishmem_team_t team, typename D::type *d,
+             const typename D::type *s, const MoveArgs &m) {
+  if constexpr (sizeof...(KS) > 0)
+    if (m.kind != K) return run_move<D, G, HANDLE, KS...>(blocks, what, team, d, s, m);
+  const void *kernel = reinterpret_cast<const void *>(move_kernel<D, K, G, HANDLE>);
+  return run_group(G, blocks, what, kernel, [&](unsigned b, unsigned t, int *rcs) {
+    move_kernel<D, K, G, HANDLE><<<b, t>>>(handle(), team, d, s, m, rcs);
+  });
+}
+
 // D's data movers by group G, as a MoveRun.
 template <class D, Group G, bool HANDLE>
 MoveRun<typename D::type> device_moves(unsigned blocks = blocks_of(G)) {
@@ -244,10 +251,8 @@ MoveRun<typename D::type> device_moves(unsigned blocks = blocks_of(G)) {
   return [blocks](ishmem_team_t team, T *d, const T *s, const MoveArgs &m) {
     const std::string what = std::string(D::name) + " " + ishmem_test::move_name(m.kind) + " " +
                              form_of(G, HANDLE) + " of " + std::to_string(m.nelems);
-    const void *kernel = reinterpret_cast<const void *>(move_kernel<D, G, HANDLE>);
-    return run_group(G, blocks, what, kernel, [&](unsigned b, unsigned t, int *rcs) {
-      move_kernel<D, G, HANDLE><<<b, t>>>(handle(), team, d, s, m, rcs);
-    });
+    return run_move<D, G, HANDLE, Move::broadcast, Move::collect, Move::fcollect,
+                    Move::alltoall, Move::alltoalls>(blocks, what, team, d, s, m);
   };
 }
 

@@ -178,9 +178,11 @@ __host__ __device__ MoveArgs round_move(int round) {
 template <bool HANDLE>
 __device__ int round_call(const ishmemx_device_handle_t &h, ishmem_team_t team, long long *d,
                           const long long *s, int round, int n) {
-  return round % 3 == 0
-             ? DevLongLong::reduce<kSum, kBlock, HANDLE>(h, team, d, s, source_count(round, n))
-             : DevLongLong::move<kBlock, HANDLE>(h, team, d, s, round_move(round));
+  if (round % 3 == 0)
+    return DevLongLong::reduce<kSum, kBlock, HANDLE>(h, team, d, s, source_count(round, n));
+  if (round % 3 == 1)
+    return DevLongLong::move<Move::fcollect, kBlock, HANDLE>(h, team, d, s, round_move(round));
+  return DevLongLong::move<Move::alltoall, kBlock, HANDLE>(h, team, d, s, round_move(round));
 }
 
 // Every round in one block of one kernel. Three collectives in one loop take more registers

@@ -216,15 +216,26 @@ ISHMEMI_FN int team_collective(const Handle &h, int team, const Lanes &l, CallKe
 
 /* ---- Data movement -------------------------------------------------------------------------- */
 
-/* broadcast, collect, fcollect: member j's `bytes(j)` from its source (or staging) land in
- * dest at the sum of the earlier members' bytes. */
-/* `only`: -1 collect (the counts differ: each member's is read from its record), -2 fcollect,
- * else broadcast from member `only`. */
-template <class G, class Bytes>
-ISHMEMI_FN int gather(TeamCall<G> &c, char *dest, const char *src, Bytes bytes, int only) {
-  const bool staged_me = bytes(c.me) <= c.limit();
-  if (staged_me && (only < 0 || only == c.me)) copy<G>(c.staging(), src, bytes(c.me));
-  if (G::rank() == 0) *(volatile unsigned long long *)c.record() = bytes(c.me);
+/* broadcast: the root's bytes, from its staging (one-shot) or its source. */
+template <class G>
+ISHMEMI_FN int spread(TeamCall<G> &c, char *dest, const char *src, size_t bytes, int root) {
+  const bool staged = bytes <= c.limit();
+  if (staged && c.me == root) copy<G>(c.staging(), src, bytes);
+  int rc = c.step(0);
+  if (rc != ISHMEM_SUCCESS) return rc;
+  const char *from = c.me == root ? src : c.on(staged ? (const char *)c.staging() : src, root);
+  size_t lo, hi;
+  c.slice(bytes, 64, lo, hi);
+  if (dest != from) copy<G>(dest + lo, from + lo, hi - lo);
+  return staged ? ISHMEM_SUCCESS : c.step(1);
+}
+
+/* collect, fcollect: member j's bytes (`bytes` each, or, when `counted`, as its record says)
+ * from its staging or source land in dest after the earlier members'. */
+template <class G>
+ISHMEMI_FN int gather(TeamCall<G> &c, char *dest, const char *src, size_t bytes, bool counted) {
+  if (bytes <= c.limit()) copy<G>(c.staging(), src, bytes);
+  if (G::rank() == 0) *(volatile unsigned long long *)c.record() = bytes;
   int rc = c.step(0);
   if (rc != ISHMEM_SUCCESS) return rc;
   bool direct = false;
@@ -232,16 +243,14 @@ ISHMEMI_FN int gather(TeamCall<G> &c, char *dest, const char *src, Bytes bytes, 
 #pragma unroll 1
   for (int j = 0; j < c.n; ++j) {
     /* a member's record holds its bytes until its seq + 2 */
-    const size_t b = only == -1 ? *(volatile unsigned long long *)c.on(c.record(), j) : bytes(j);
+    const size_t b = counted ? *(volatile unsigned long long *)c.on(c.record(), j) : bytes;
     const bool staged = b <= c.limit();
     direct = direct || !staged;
-    if (only < 0 || j == only) {
-      const char *from = j == c.me ? src : c.on(staged ? (const char *)c.staging() : src, j);
-      size_t lo, hi;
-      c.slice(b, 64, lo, hi);
-      if (dest + at != from) copy<G>(dest + at + lo, from + lo, hi - lo);
-    }
-    if (only < 0) at += b;
+    const char *from = j == c.me ? src : c.on(staged ? (const char *)c.staging() : src, j);
+    size_t lo, hi;
+    c.slice(b, 64, lo, hi);
+    copy<G>(dest + at + lo, from + lo, hi - lo);
+    at += b;
   }
   return direct ? c.step(1) : ISHMEM_SUCCESS;
 }
@@ -412,10 +421,8 @@ ISHMEMI_FN int broadcast_as(const Handle &h, const Lanes &l, int team, void *des
   key.root = root;
   const ishmemx_team_map_t *t = team_map(h, team);
   return team_collective<G>(
-      h, team, l, key, t && (root < 0 || root >= t->n_pes), [&](TeamCall<G> &c) {
-        return gather(
-            c, (char *)dest, (const char *)source, [&](int) { return bytes; }, root);
-      });
+      h, team, l, key, t && (root < 0 || root >= t->n_pes),
+      [&](TeamCall<G> &c) { return spread(c, (char *)dest, (const char *)source, bytes, root); });
 }
 /* collect and fcollect: every member's contribution, in team order. */
 template <class G>
@@ -423,9 +430,7 @@ ISHMEMI_FN int collect_as(const Handle &h, const Lanes &l, int team, void *dest,
                           size_t nelems, size_t size, unsigned type, unsigned kind) {
   const size_t bytes = nelems * size;
   return team_collective<G>(h, team, l, key_of(kind, type, nelems, l), false, [&](TeamCall<G> &c) {
-    return gather(
-        c, (char *)dest, (const char *)source, [&](int) { return bytes; },
-        kind == kCollect ? -1 : -2);
+    return gather(c, (char *)dest, (const char *)source, bytes, kind == kCollect);
   });
 }
 template <class G>
