@@ -152,18 +152,18 @@ inline const char *op_name(Op o) {
   ISHMEM_TEST_ORDERED_OPS(N)
 // The data movers, named B (broadcast), C (collect), F, A, AS (alltoall, alltoalls): one
 // collective K per kernel, as a kernel of one call must fit in 64 registers.
-#define ISHMEM_TEST_MOVES(B, C, F, A, AS)                       \
-  if constexpr (K == Move::broadcast) {                         \
-    ISHMEM_TEST_GROUP(B, team, d, s, m.nelems, m.root)          \
-  } else if constexpr (K == Move::collect) {                    \
-    ISHMEM_TEST_GROUP_NO_GRID(C, team, d, s, m.nelems)          \
-  } else if constexpr (K == Move::fcollect) {                   \
-    ISHMEM_TEST_GROUP(F, team, d, s, m.nelems)                  \
-  } else if constexpr (K == Move::alltoall) {                   \
-    ISHMEM_TEST_GROUP(A, team, d, s, m.nelems)                  \
-  } else {                                                      \
-    ISHMEM_TEST_GROUP(AS, team, d, s, m.dst, m.sst, m.nelems)   \
-  }                                                             \
+#define ISHMEM_TEST_MOVES(B, C, F, A, AS)                     \
+  if constexpr (K == Move::broadcast) {                       \
+    ISHMEM_TEST_GROUP(B, team, d, s, m.nelems, m.root)        \
+  } else if constexpr (K == Move::collect) {                  \
+    ISHMEM_TEST_GROUP_NO_GRID(C, team, d, s, m.nelems)        \
+  } else if constexpr (K == Move::fcollect) {                 \
+    ISHMEM_TEST_GROUP(F, team, d, s, m.nelems)                \
+  } else if constexpr (K == Move::alltoall) {                 \
+    ISHMEM_TEST_GROUP(A, team, d, s, m.nelems)                \
+  } else {                                                    \
+    ISHMEM_TEST_GROUP(AS, team, d, s, m.dst, m.sst, m.nelems) \
+  }                                                           \
   return ISHMEM_ERR_INVALID_ARG;
 
 // The device calls of one type: Class::reduce<O, G, HANDLE> for the operations in Class::ops,
@@ -251,8 +251,8 @@ MoveRun<typename D::type> device_moves(unsigned blocks = blocks_of(G)) {
   return [blocks](ishmem_team_t team, T *d, const T *s, const MoveArgs &m) {
     const std::string what = std::string(D::name) + " " + ishmem_test::move_name(m.kind) + " " +
                              form_of(G, HANDLE) + " of " + std::to_string(m.nelems);
-    return run_move<D, G, HANDLE, Move::broadcast, Move::collect, Move::fcollect,
-                    Move::alltoall, Move::alltoalls>(blocks, what, team, d, s, m);
+    return run_move<D, G, HANDLE, Move::broadcast, Move::collect, Move::fcollect, Move::alltoall,
+                    Move::alltoalls>(blocks, what, team, d, s, m);
   };
 }
 
