@@ -12,7 +12,7 @@ after warm-ups; the median of the batches, per call. The same sizes and CSV colu
 Each result is checked against the values it must hold. Rank 0 reports.
 
   usage: python3 -m torch.distributed.run --standalone --nproc_per_node 2 \
-             benchmarks/nvshmem/nccl_collectives.py [--csv FILE] [--max BYTES] [--quick]
+             benchmarks/nvshmem/nccl_collectives.py [--csv FILE] [--largest BYTES] [--quick]
          or under mpirun -np 2 (the ranks come from OMPI_COMM_WORLD_*; MASTER_ADDR/PORT
          default to 127.0.0.1:29533)
 """
@@ -99,7 +99,7 @@ def run(args, report, rank, world, device):
         plan.update(runs=3, batch_cap=10)
         caps = {k: min(v, 4 * MIB if k in ("reduce", "broadcast") else MIB)
                 for k, v in caps.items()}
-    caps = {k: min(v, args.max) for k, v in caps.items()}
+    caps = {k: min(v, args.largest) for k, v in caps.items()}
     most = max(caps["reduce"], caps["broadcast"], world * caps["alltoall"],
                world * caps["fcollect"]) // 4
     src = values(rank, most, device)
@@ -143,7 +143,8 @@ def run(args, report, rank, world, device):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--csv", help="write the rows here (rank 0)")
-    p.add_argument("--max", type=lambda s: int(s, 0), default=1 << 30, help="largest size")
+    # not --max: torch.distributed.run would take it for an abbreviation of its --max-restarts
+    p.add_argument("--largest", type=lambda s: int(s, 0), default=1 << 30, help="largest size")
     p.add_argument("--quick", action="store_true", help="fewer sizes and runs")
     args = p.parse_args()
     # Under mpirun: the ranks from Open MPI's environment.

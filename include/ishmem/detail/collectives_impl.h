@@ -170,13 +170,20 @@ ISHMEMI_FN int reduce(TeamCall<G> &c, T *dest, const T *src, size_t nelems) {
     if (rc == ISHMEM_SUCCESS) combine<Op>(c, dest, (const T *)c.staging(), 0, nelems);
     return rc;
   }
-  /* reduce-scatter over this lane's slice: member m combines piece m into its dest; then
-   * all-gather: each copies the other pieces from their owners' dest */
   int rc = c.step(0);
   if (rc != ISHMEM_SUCCESS) return rc;
   const size_t line = 64 / sizeof(T);
   size_t lo, hi;
   c.slice(nelems, line, lo, hi);
+  /* two members, not in place: each reads the other's whole slice, as many bytes as
+   * reduce-scatter + all-gather would read, with one meeting less (in place, a member would
+   * read the other's source while the other overwrites it) */
+  if (c.n <= 2 && (const T *)dest != src) {
+    combine<Op>(c, dest, src, lo, hi);
+    return c.step(1);
+  }
+  /* reduce-scatter over this lane's slice: member m combines piece m into its dest; then
+   * all-gather: each copies the other pieces from their owners' dest */
   size_t piece = (hi - lo + c.n - 1) / c.n;
   piece = (piece + line - 1) / line * line;
   const size_t mine_lo = lo + piece * c.me < hi ? lo + piece * c.me : hi;
