@@ -17,7 +17,7 @@ namespace {
 // A call runs on one block per this many bytes per PE (at least one, at most
 // ISHMEMX_GRID_MAX_BLOCKS). Up to it, one block stages the data (one meeting); above it
 // several blocks read the peers' buffers directly, which costs a meeting more but reads in
-// parallel: on two H200s a single block took 21 us for a 256 KiB reduction, 16 blocks 13 us.
+// parallel: on two H200s a 256 KiB reduction on a stream took 21.4 us on one block, 11.6 on 16.
 constexpr std::size_t kBytesPerLane = 16 * 1024;
 // The kinds the device algorithm has beyond the host's (ishmem/detail/collectives_impl.h).
 constexpr int kSyncKind = 8;
