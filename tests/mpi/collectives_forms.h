@@ -25,12 +25,13 @@ struct HeapAccess {
   void *stream;  // the stream of the _on_stream forms
 };
 
-// Host heaps: plain copies, no stream (NULL).
+// Host heaps: plain copies, no stream (NULL). An empty vector's data() may be NULL, which
+// memcpy must not get even for 0 bytes.
 inline void host_heap_write(void *sym, const void *host, std::size_t bytes) {
-  memcpy(sym, host, bytes);
+  if (bytes) memcpy(sym, host, bytes);
 }
 inline void host_heap_read(void *host, const void *sym, std::size_t bytes) {
-  memcpy(host, sym, bytes);
+  if (bytes) memcpy(host, sym, bytes);
 }
 inline void no_stream_sync(void *) {}
 inline HeapAccess host_heap_access() {
@@ -203,7 +204,7 @@ void expected_move(const TeamUnderTest &t, const MoveArgs &m, const std::vector<
   std::vector<unsigned char> packed(n * m.nelems * sizeof(T) + 1), got(packed.size());
   switch (m.kind) {
     case Move::broadcast:
-      if (me == m.root) memcpy(want.data(), src, bytes);
+      if (me == m.root && bytes) memcpy(want.data(), src, bytes);
       EXPECT_EQ(MPI_Bcast(want.data(), bytes, MPI_BYTE, m.root, t.comm), MPI_SUCCESS);
       return;
     case Move::collect: {  // counts differ between PEs
