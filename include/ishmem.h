@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 /* One declaration per signature list entry. */
-#define ISHMEMI_DECLARE(RET, NAME, PARAMS, ARGS, OP, TARG) RET NAME PARAMS;
+#define ISHMEMI_DECLARE(RET, STEM, PARAMS, ARGS, OP, TARG) RET ishmem_##STEM PARAMS;
 
 #define ISHMEM_MAJOR_VERSION 1 /* OpenSHMEM specification version implemented */
 #define ISHMEM_MINOR_VERSION 5

@@ -20,19 +20,19 @@
 
 /* Calls with no signature list of their own (the host defines them by hand): F0 for those
  * without parameters. */
-#define ISHMEMI_CORE_CALLS(F, F0)                                                                 \
-  F0(int, ishmem_quiet, quiet)                                                                    \
-  F0(int, ishmem_fence, fence)                                                                    \
-  F0(int, ishmem_my_pe, my_pe)                                                                    \
-  F0(int, ishmem_n_pes, n_pes)                                                                    \
-  F0(int, ishmem_barrier_all, barrier_all)                                                        \
-  F0(int, ishmem_sync_all, sync_all)                                                              \
-  F(void *, ishmem_ptr, (const void *dest, int pe), (dest, pe), ptr, void)                        \
-  F(int, ishmem_team_my_pe, (ishmem_team_t team), (team), team_my_pe, void)                       \
-  F(int, ishmem_team_n_pes, (ishmem_team_t team), (team), team_n_pes, void)                       \
-  F(int, ishmem_team_translate_pe, (ishmem_team_t src_team, int src_pe, ishmem_team_t dest_team), \
-    (src_team, src_pe, dest_team), team_translate_pe, void)                                       \
-  F(int, ishmem_team_sync, (ishmem_team_t team), (team), team_sync_thread, void)
+#define ISHMEMI_CORE_CALLS(F, F0)                                                          \
+  F0(int, quiet, quiet)                                                                    \
+  F0(int, fence, fence)                                                                    \
+  F0(int, my_pe, my_pe)                                                                    \
+  F0(int, n_pes, n_pes)                                                                    \
+  F0(int, barrier_all, barrier_all)                                                        \
+  F0(int, sync_all, sync_all)                                                              \
+  F(void *, ptr, (const void *dest, int pe), (dest, pe), ptr, void)                        \
+  F(int, team_my_pe, (ishmem_team_t team), (team), team_my_pe, void)                       \
+  F(int, team_n_pes, (ishmem_team_t team), (team), team_n_pes, void)                       \
+  F(int, team_translate_pe, (ishmem_team_t src_team, int src_pe, ishmem_team_t dest_team), \
+    (src_team, src_pe, dest_team), team_translate_pe, void)                                \
+  F(int, team_sync, (ishmem_team_t team), (team), team_sync_thread, void)
 
 /* Every call with a standard OpenSHMEM name and a device form, applied to ISHMEMI_F. */
 #define ISHMEMI_RMA_TYPED_F(T, N) ISHMEMI_RMA_TYPED_CALLS(ISHMEMI_F, T, N)
@@ -124,13 +124,13 @@
 
 #if defined(ISHMEMI_GPU)
 /* ---- Handle form ---------------------------------------------------------------------------- */
-#define ISHMEMI_F(RET, NAME, PARAMS, ARGS, OP, TARG)                               \
-  ISHMEMI_FN RET NAME(ishmemx_device_handle_t ishmemi_h, ISHMEMI_UNPAREN PARAMS) { \
-    return ::ishmemi::OP<TARG>(ishmemi_h, ISHMEMI_UNPAREN ARGS);                   \
+#define ISHMEMI_F(RET, STEM, PARAMS, ARGS, OP, TARG)                                        \
+  ISHMEMI_FN RET ishmem_##STEM(ishmemx_device_handle_t ishmemi_h, ISHMEMI_UNPAREN PARAMS) { \
+    return ::ishmemi::OP<TARG>(ishmemi_h, ISHMEMI_UNPAREN ARGS);                            \
   }
-#define ISHMEMI_F0(RET, NAME, OP)                          \
-  ISHMEMI_FN RET NAME(ishmemx_device_handle_t ishmemi_h) { \
-    return ::ishmemi::OP(ishmemi_h);                       \
+#define ISHMEMI_F0(RET, STEM, OP)                                   \
+  ISHMEMI_FN RET ishmem_##STEM(ishmemx_device_handle_t ishmemi_h) { \
+    return ::ishmemi::OP(ishmemi_h);                                \
   }
 ISHMEMI_DEVICE_CALLS
 #undef ISHMEMI_F
@@ -164,12 +164,12 @@ ISHMEMI_COLLECTIVE_FORMS
 #define ISHMEMI_NOARG_API extern "C" __device__ __forceinline__
 #endif
 #ifdef ISHMEMI_NOARG_API
-#define ISHMEMI_F(RET, NAME, PARAMS, ARGS, OP, TARG)                        \
-  ISHMEMI_NOARG_API RET NAME PARAMS {                                       \
+#define ISHMEMI_F(RET, STEM, PARAMS, ARGS, OP, TARG)                        \
+  ISHMEMI_NOARG_API RET ishmem_##STEM PARAMS {                              \
     return ::ishmemi::OP<TARG>(ishmemi_device_state, ISHMEMI_UNPAREN ARGS); \
   }
-#define ISHMEMI_F0(RET, NAME, OP)               \
-  ISHMEMI_NOARG_API RET NAME(void) {            \
+#define ISHMEMI_F0(RET, STEM, OP)               \
+  ISHMEMI_NOARG_API RET ishmem_##STEM(void) {   \
     return ::ishmemi::OP(ishmemi_device_state); \
   }
 ISHMEMI_DEVICE_CALLS
@@ -183,13 +183,13 @@ ISHMEMI_DEVICE_CALLS
 
 #else
 /* ---- Plain C++: handle overloads forward to the host call of the same name ------------------ */
-#define ISHMEMI_F(RET, NAME, PARAMS, ARGS, OP, TARG)                 \
-  inline RET NAME(ishmemx_device_handle_t, ISHMEMI_UNPAREN PARAMS) { \
-    return NAME ARGS;                                                \
+#define ISHMEMI_F(RET, STEM, PARAMS, ARGS, OP, TARG)                          \
+  inline RET ishmem_##STEM(ishmemx_device_handle_t, ISHMEMI_UNPAREN PARAMS) { \
+    return ishmem_##STEM ARGS;                                                \
   }
-#define ISHMEMI_F0(RET, NAME, OP)            \
-  inline RET NAME(ishmemx_device_handle_t) { \
-    return NAME();                           \
+#define ISHMEMI_F0(RET, STEM, OP)                     \
+  inline RET ishmem_##STEM(ishmemx_device_handle_t) { \
+    return ishmem_##STEM();                           \
   }
 ISHMEMI_DEVICE_CALLS
 #undef ISHMEMI_F
