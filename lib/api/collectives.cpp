@@ -8,6 +8,7 @@
 
 #include "api/calls.h"
 #include "api/checks.h"
+#include "api/collective_args.h"
 #include "api/guard.h"
 #include "runtime/collectives.h"
 
@@ -25,15 +26,6 @@ constexpr std::size_t size_of() {
     return sizeof(T);
 }
 
-// count * size bytes, or ISHMEM_ERR_INVALID_ARG on overflow.
-std::size_t bytes_of(std::size_t count, std::size_t size, const char *fn, const char *what) {
-  std::size_t bytes;
-  if (__builtin_mul_overflow(count, size, &bytes) || bytes > PTRDIFF_MAX)
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: %s of %zu elements of %zu bytes overflow", fn, what, count,
-         size);
-  return bytes;
-}
-
 // A symmetric buffer of this PE, named in the message. The name is built only on the slow
 // path (outside the heap, or ISHMEM_DEBUG=1's live-block test): not on every call.
 void check_buffer(const void *p, std::size_t bytes, const char *fn, const char *what) {
@@ -42,18 +34,6 @@ void check_buffer(const void *p, std::size_t bytes, const char *fn, const char *
   if (in_heap(p, bytes, off) && !g_fast.debug) return;
   const std::string name = std::string(fn) + " (" + what + ")";
   check_symmetric(p, bytes, ishmem_my_pe(), name.c_str());
-}
-
-// dest and source must not overlap; `in_place` allows them to be the same buffer.
-void check_overlap(const void *dest, std::size_t dest_bytes, const void *source,
-                   std::size_t source_bytes, bool in_place, const char *fn) {
-  const char *d = static_cast<const char *>(dest);
-  const char *s = static_cast<const char *>(source);
-  if (!dest_bytes || !source_bytes || (in_place && d == s)) return;
-  if (d < s + source_bytes && s < d + dest_bytes)
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: dest %p (%zu bytes) and source %p (%zu bytes) overlap%s", fn,
-         dest, dest_bytes, source, source_bytes,
-         in_place ? " (only dest == source is allowed)" : "");
 }
 
 // Runs `checks` (which throw), then the collective on every member; see run_collective.
@@ -69,30 +49,6 @@ int collective(const Launch &launch, ishmem_team_t handle, CollectiveCall call,
     outcome.attempt([&] { checks(team, call); });
     run_collective(rt, team, call, outcome);
   });
-}
-
-template <class T>
-CollectiveCall call_of(CollectiveKind kind, T *dest, const T *source, std::size_t nelems) {
-  CollectiveCall call;
-  call.kind = kind;
-  call.type = element_type<T>();
-  call.dest = dest;
-  call.source = source;
-  call.nelems = nelems;
-  return call;
-}
-
-// Bytes of a strided array: `count` elements `stride` elements apart.
-std::size_t strided_bytes(std::size_t count, std::ptrdiff_t stride, std::size_t size,
-                          const char *fn, const char *what) {
-  if (stride <= 0)
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: the %s stride %td is not positive", fn, what, stride);
-  if (count == 0) return 0;
-  const std::size_t span =
-      bytes_of(bytes_of(count - 1, static_cast<std::size_t>(stride), fn, what), size, fn, what);
-  if (span > PTRDIFF_MAX - size)
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: the %s array overflows", fn, what);
-  return span + size;
 }
 
 }  // namespace

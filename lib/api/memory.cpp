@@ -55,6 +55,17 @@ int ishmem_free(void *ptr) {
   return heap_call([ptr](Heap &heap) { heap.free(ptr); });
 }
 
+// The hints change nothing here: every block is reachable by every PE's atomics and signals.
+void *ishmem_malloc_with_hints(size_t size, long hints) {
+  return heap_pointer([&](Heap &heap) -> void * {
+    if (hints & ~static_cast<long>(ISHMEM_MALLOC_ATOMICS_REMOTE | ISHMEM_MALLOC_SIGNAL_REMOTE))
+      fail(ISHMEM_ERR_INVALID_ARG,
+           "ishmem_malloc_with_hints: hints %#lx hold bits that are no ISHMEM_MALLOC_* hint",
+           static_cast<unsigned long>(hints));
+    return heap.malloc(size);
+  });
+}
+
 int ishmemx_heap_trim(void) {
   return heap_call([](Heap &heap) { heap.trim(); });
 }

@@ -126,6 +126,7 @@ void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const F
 }
 
 void check_collect_room(const CollectiveCall &call, std::size_t total) {
+  if (!call.heap_dest) return;
   const auto offset =
       static_cast<std::size_t>(static_cast<const char *>(call.dest) - g_fast.local_base);
   if (total > g_fast.committed - offset)

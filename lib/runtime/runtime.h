@@ -13,6 +13,7 @@
 #include "common/config.h"
 #include "heap/heap.h"
 #include "ishmem/device_handle.h"
+#include "runtime/active_set.h"
 #include "runtime/team.h"
 #include "transport/mpi_transport.h"
 
@@ -57,6 +58,8 @@ struct Runtime {
   std::vector<int> pe_slot;
   // The team table; declared after the heap, so it goes first (its areas are heap memory).
   std::unique_ptr<Teams> teams;
+  // The active sets of the deprecated collectives; their communicators go first of all.
+  ActiveSets active_sets;
 
   bool multi_node() const { return boot->topology().n_nodes > 1; }
 };
