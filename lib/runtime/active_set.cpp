@@ -99,7 +99,9 @@ Team &ActiveSets::get(Runtime &rt, const ActiveSet &set, const char *fn) {
   const int my_index = (topo.my_pe - set.start) >> set.log_stride;
   meet(rt.boot->world(), members, my_index, set, fn);
   auto team = std::make_unique<Team>();
-  team->comm = create_comm(rt.boot->world(), members);
+  team->comm = create_comm(rt.boot->world(), members);  // the Team frees it from here on
+  // Errors come back as codes, so that a failure becomes an ishmem error, not an abort.
+  ISHMEMI_CHECK_MPI(MPI_Comm_set_errhandler(team->comm, MPI_ERRORS_RETURN));
   team->members = std::move(members);
   team->my_index = my_index;
   known = std::move(team);
