@@ -142,10 +142,5 @@ void *ishmem_malloc_with_hints(size_t size, long hints);
 
 /* The library and shmem.h define ISHMEMI_KEEP_COLLECTIVE_LISTS to generate from the lists. */
 #ifndef ISHMEMI_KEEP_COLLECTIVE_LISTS
-#undef ISHMEMI_ACTIVE_SET_SIZED_CALLS
-#undef ISHMEMI_TO_ALL_CALL
-#undef ISHMEMI_TO_ALL_ARITH_CALLS
-#undef ISHMEMI_TO_ALL_REAL_CALLS
-#undef ISHMEMI_TO_ALL_INTEGER_CALLS
-#undef ISHMEMI_TO_ALL_CALLS
+#include "ishmem/detail/deprecated_end.h"
 #endif

@@ -25,7 +25,7 @@ std::uint64_t value(int m, int b, std::size_t k) {
   return 1000000ull * (m + 1) + 1000ull * b + k;
 }
 
-// Heap or static buffers, filled for a call with sources of `bytes` and dest set to kUntouched.
+// Heap or static buffers; reset() zeroes source and sets dest to kUntouched.
 struct Buffers {
   std::uint64_t *dest, *source;
   void reset() {
@@ -50,6 +50,16 @@ std::uint64_t untouched(int bits) {
 }
 std::uint64_t expected(int bits, std::uint64_t v) {
   return bits == 32 ? static_cast<std::uint32_t>(v) : v;
+}
+
+// Checks every element of dest: want(k) is the value written at k, or kUntouched.
+template <class Want>
+void expect_dest(const Buffers &b, int bits, const std::string &what, Want &&want) {
+  for (std::size_t k = 0; k < kMaxElems; ++k) {
+    const std::uint64_t w = want(k);
+    ASSERT_EQ(get_elem(b.dest, bits, k), w == kUntouched ? untouched(bits) : expected(bits, w))
+        << what << ", element " << k;
+  }
 }
 
 template <class Test>
@@ -113,12 +123,9 @@ TEST(ActiveSet, BroadcastLeavesTheRootsDest) {
       const auto fn = bits == 32 ? ishmem_broadcast32 : ishmem_broadcast64;
       ASSERT_EQ(fn(b.dest, b.source, n, root, s.start, s.log_stride, s.size, g_psync), 0)
           << what << ": " << ishmemx_last_error();
-      for (std::size_t k = 0; k < kMaxElems; ++k) {
-        const bool written = s.index != root && k < n;
-        const std::uint64_t want = written ? expected(bits, value(root, 0, k)) : untouched(bits);
-        ASSERT_EQ(get_elem(b.dest, bits, k), want)
-            << what << ", root " << root << ", element " << k;
-      }
+      expect_dest(b, bits, what + ", root " + std::to_string(root), [&](std::size_t k) {
+        return s.index != root && k < n ? value(root, 0, k) : kUntouched;
+      });
     }
   });
 }
@@ -133,10 +140,9 @@ TEST(ActiveSet, CollectTakesEachMembersCount) {
         << what << ": " << ishmemx_last_error();
     std::vector<std::uint64_t> want;
     for (int m = 0; m < s.size; ++m)
-      for (int k = 0; k <= m; ++k) want.push_back(expected(bits, value(m, 0, k)));
-    want.resize(kMaxElems, untouched(bits));
-    for (std::size_t k = 0; k < kMaxElems; ++k)
-      ASSERT_EQ(get_elem(b.dest, bits, k), want[k]) << what << ", element " << k;
+      for (int k = 0; k <= m; ++k) want.push_back(value(m, 0, k));
+    want.resize(kMaxElems, kUntouched);
+    expect_dest(b, bits, what, [&](std::size_t k) { return want[k]; });
   });
 }
 
@@ -148,53 +154,46 @@ TEST(ActiveSet, FcollectConcatenatesInSetOrder) {
     const auto fn = bits == 32 ? ishmem_fcollect32 : ishmem_fcollect64;
     ASSERT_EQ(fn(b.dest, b.source, n, s.start, s.log_stride, s.size, g_psync), 0)
         << what << ": " << ishmemx_last_error();
-    for (std::size_t k = 0; k < kMaxElems; ++k) {
-      const std::size_t m = k / n;
-      const std::uint64_t want = m < static_cast<std::size_t>(s.size)
-                                     ? expected(bits, value(static_cast<int>(m), 0, k % n))
-                                     : untouched(bits);
-      ASSERT_EQ(get_elem(b.dest, bits, k), want) << what << ", element " << k;
-    }
+    expect_dest(b, bits, what, [&](std::size_t k) {
+      const int m = static_cast<int>(k / n);
+      return m < s.size ? value(m, 0, k % n) : kUntouched;
+    });
+  });
+}
+
+// alltoall, and alltoalls with strides dst and sst (1, 1: the alltoall layout).
+void check_alltoall(const ActiveSetUnderTest &s, Buffers &b, int bits, const std::string &what,
+                    std::ptrdiff_t dst, std::ptrdiff_t sst) {
+  b.reset();
+  const std::size_t n = 3;
+  for (int j = 0; j < s.size; ++j)
+    for (std::size_t k = 0; k < n; ++k)
+      put_elem(b.source, bits, (j * n + k) * sst, value(s.index, j, k));
+  int rc;
+  if (dst == 1 && sst == 1) {
+    const auto fn = bits == 32 ? ishmem_alltoall32 : ishmem_alltoall64;
+    rc = fn(b.dest, b.source, n, s.start, s.log_stride, s.size, g_psync);
+  } else {
+    const auto fn = bits == 32 ? ishmem_alltoalls32 : ishmem_alltoalls64;
+    rc = fn(b.dest, b.source, dst, sst, n, s.start, s.log_stride, s.size, g_psync);
+  }
+  ASSERT_EQ(rc, ISHMEM_SUCCESS) << what << ": " << ishmemx_last_error();
+  expect_dest(b, bits, what, [&](std::size_t k) {
+    const std::size_t e = k / dst;
+    const int j = static_cast<int>(e / n);  // the block from member j: its block for this PE
+    return k % dst == 0 && j < s.size ? value(j, s.index, e % n) : kUntouched;
   });
 }
 
 TEST(ActiveSet, AlltoallSendsBlockJToMemberJ) {
   for_each_case([](const ActiveSetUnderTest &s, Buffers &b, int bits, const std::string &what) {
-    b.reset();
-    const std::size_t n = 3;
-    for (int j = 0; j < s.size; ++j)
-      for (std::size_t k = 0; k < n; ++k) put_elem(b.source, bits, j * n + k, value(s.index, j, k));
-    const auto fn = bits == 32 ? ishmem_alltoall32 : ishmem_alltoall64;
-    ASSERT_EQ(fn(b.dest, b.source, n, s.start, s.log_stride, s.size, g_psync), 0)
-        << what << ": " << ishmemx_last_error();
-    for (std::size_t k = 0; k < kMaxElems; ++k) {
-      const std::size_t j = k / n;  // the block from member j: its block for this PE
-      const std::uint64_t want = j < static_cast<std::size_t>(s.size)
-                                     ? expected(bits, value(static_cast<int>(j), s.index, k % n))
-                                     : untouched(bits);
-      ASSERT_EQ(get_elem(b.dest, bits, k), want) << what << ", element " << k;
-    }
+    check_alltoall(s, b, bits, what, 1, 1);
   });
 }
 
 TEST(ActiveSet, AlltoallsUsesElementStrides) {
   for_each_case([](const ActiveSetUnderTest &s, Buffers &b, int bits, const std::string &what) {
-    b.reset();
-    const std::size_t n = 2;
-    const std::ptrdiff_t dst = 2, sst = 3;
-    for (int j = 0; j < s.size; ++j)
-      for (std::size_t k = 0; k < n; ++k)
-        put_elem(b.source, bits, (j * n + k) * sst, value(s.index, j, k));
-    const auto fn = bits == 32 ? ishmem_alltoalls32 : ishmem_alltoalls64;
-    ASSERT_EQ(fn(b.dest, b.source, dst, sst, n, s.start, s.log_stride, s.size, g_psync), 0)
-        << what << ": " << ishmemx_last_error();
-    for (std::size_t k = 0; k < kMaxElems; ++k) {
-      const std::size_t e = k / dst, j = e / n;
-      const bool written = k % dst == 0 && j < static_cast<std::size_t>(s.size);
-      const std::uint64_t want =
-          written ? expected(bits, value(static_cast<int>(j), s.index, e % n)) : untouched(bits);
-      ASSERT_EQ(get_elem(b.dest, bits, k), want) << what << ", element " << k;
-    }
+    check_alltoall(s, b, bits, what + ", strides 2 and 3", 2, 3);
   });
 }
 
