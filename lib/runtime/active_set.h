@@ -34,7 +34,9 @@ class ActiveSets {
   Team &get(Runtime &rt, const ActiveSet &set, const char *fn);
 
  private:
-  std::mutex mutex_;  // ISHMEM_THREAD_MULTIPLE: calls over different sets on several threads
+  // ISHMEM_THREAD_MULTIPLE: threads of a PE calling over different sets. It is held while a
+  // set's communicator is made (the meeting's fixed tags must not mix two sets' messages).
+  std::mutex mutex_;
   std::map<std::tuple<int, int, int>, std::unique_ptr<Team>> sets_;
 };
 

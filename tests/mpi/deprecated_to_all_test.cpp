@@ -180,6 +180,21 @@ TEST(DeprecatedErrors, BadSetsAndArguments) {
   EXPECT_EQ(ishmem_barrier(0, 0, n, g_psync), ISHMEM_SUCCESS) << ishmemx_last_error();
 }
 
+// PEs 0 and 2 call over {0, 1, 2}, PE 1 over {0, 1}: the sets' first member finds the odd
+// one before any communicator is made, and every PE involved fails. Neither set is used
+// elsewhere, so none has a communicator yet.
+TEST(DeprecatedErrors, MembersNamingAnotherSetFailTogether) {
+  if (n_pes() < 3) GTEST_SKIP() << "needs 3 PEs";
+  const int me = my_pe();
+  if (me <= 2) {
+    const int rc = me == 1 ? ishmem_sync(0, 0, 2, g_psync) : ishmem_sync(0, 0, 3, g_psync);
+    EXPECT_EQ(rc, ISHMEM_ERR_MISMATCH);
+    EXPECT_NE(strstr(ishmemx_last_error(), "PE 1 named an active set other than"), nullptr)
+        << ishmemx_last_error();
+  }
+  EXPECT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+}
+
 TEST(Deprecated, PcontrolAndMallocWithHints) {
   for (int level : {0, 1, 2, 7}) EXPECT_EQ(ishmem_pcontrol(level), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmem_malloc_with_hints(64, 8), nullptr);
