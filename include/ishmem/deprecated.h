@@ -18,24 +18,21 @@
  * ishmem/detail/signatures.h: each entry is the host call ishmem_STEM, implemented by
  * OP<TARG>. Read again each time (no guard), like the collective lists. */
 #ifndef ISHMEMI_TO_ALL_CALLS
+/* collect, fcollect, alltoall: blocks of nelems BITS-bit elements per member. */
+#define ISHMEMI_ACTIVE_SET_BLOCKS_CALL(F, KIND, BITS, BYTES)                                     \
+  F(int, KIND##BITS,                                                                             \
+    (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, \
+     long *pSync),                                                                               \
+    (dest, source, nelems, PE_start, logPE_stride, PE_size, pSync), set_##KIND, BYTES)
 /* The sized collectives over an active set: X(bits, bytes) for 32 and 64. */
 #define ISHMEMI_ACTIVE_SET_SIZED_CALLS(F, BITS, BYTES)                                             \
   F(int, broadcast##BITS,                                                                          \
     (void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride,   \
      int PE_size, long *pSync),                                                                    \
     (dest, source, nelems, PE_root, PE_start, logPE_stride, PE_size, pSync), set_broadcast, BYTES) \
-  F(int, collect##BITS,                                                                            \
-    (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size,   \
-     long *pSync),                                                                                 \
-    (dest, source, nelems, PE_start, logPE_stride, PE_size, pSync), set_collect, BYTES)            \
-  F(int, fcollect##BITS,                                                                           \
-    (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size,   \
-     long *pSync),                                                                                 \
-    (dest, source, nelems, PE_start, logPE_stride, PE_size, pSync), set_fcollect, BYTES)           \
-  F(int, alltoall##BITS,                                                                           \
-    (void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size,   \
-     long *pSync),                                                                                 \
-    (dest, source, nelems, PE_start, logPE_stride, PE_size, pSync), set_alltoall, BYTES)           \
+  ISHMEMI_ACTIVE_SET_BLOCKS_CALL(F, collect, BITS, BYTES)                                          \
+  ISHMEMI_ACTIVE_SET_BLOCKS_CALL(F, fcollect, BITS, BYTES)                                         \
+  ISHMEMI_ACTIVE_SET_BLOCKS_CALL(F, alltoall, BITS, BYTES)                                         \
   F(int, alltoalls##BITS,                                                                          \
     (void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start,    \
      int logPE_stride, int PE_size, long *pSync),                                                  \

@@ -86,24 +86,18 @@ int set_broadcast(const char *fn, void *dest, const void *source, std::size_t ne
   });
 }
 
-template <std::size_t BYTES>
-int set_collect(const char *fn, void *dest, const void *source, std::size_t nelems, int start,
-                int log_stride, int size, long *) noexcept {
-  return set_blocks<BYTES>(CollectiveKind::collect, fn, dest, source, nelems, start, log_stride,
-                           size);
-}
-template <std::size_t BYTES>
-int set_fcollect(const char *fn, void *dest, const void *source, std::size_t nelems, int start,
-                 int log_stride, int size, long *) noexcept {
-  return set_blocks<BYTES>(CollectiveKind::fcollect, fn, dest, source, nelems, start, log_stride,
-                           size);
-}
-template <std::size_t BYTES>
-int set_alltoall(const char *fn, void *dest, const void *source, std::size_t nelems, int start,
-                 int log_stride, int size, long *) noexcept {
-  return set_blocks<BYTES>(CollectiveKind::alltoall, fn, dest, source, nelems, start, log_stride,
-                           size);
-}
+// set_collect, set_fcollect, set_alltoall: blocks of nelems elements per member.
+#define ISHMEMI_SET_BLOCKS_ENTRY(KIND)                                                          \
+  template <std::size_t BYTES>                                                                  \
+  int set_##KIND(const char *fn, void *dest, const void *source, std::size_t nelems, int start, \
+                 int log_stride, int size, long *) noexcept {                                   \
+    return set_blocks<BYTES>(CollectiveKind::KIND, fn, dest, source, nelems, start, log_stride, \
+                             size);                                                             \
+  }
+ISHMEMI_SET_BLOCKS_ENTRY(collect)
+ISHMEMI_SET_BLOCKS_ENTRY(fcollect)
+ISHMEMI_SET_BLOCKS_ENTRY(alltoall)
+#undef ISHMEMI_SET_BLOCKS_ENTRY
 
 template <std::size_t BYTES>
 int set_alltoalls(const char *fn, void *dest, const void *source, std::ptrdiff_t dst,
