@@ -13,10 +13,7 @@ int main(void) {
   CHECK(provided >= SHMEM_THREAD_SINGLE && provided <= SHMEM_THREAD_MULTIPLE);
   shmem_query_thread(&queried);
   CHECK(queried == provided);
-  me = shmem_my_pe();
-  n = shmem_n_pes();
-  right = (me + 1) % n;
-  left = (me + n - 1) % n;
+  shmem_test_ring(&me, &n, &right, &left);
   lv = (long *)shmem_calloc(4, sizeof(long));
   lock = (long *)shmem_calloc(1, sizeof(long));
   sig = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));

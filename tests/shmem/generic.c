@@ -11,10 +11,7 @@ int main(void) {
   size_t idx[2];
   int me, n, right, left;
   shmem_init();
-  me = shmem_my_pe();
-  n = shmem_n_pes();
-  right = (me + 1) % n;
-  left = (me + n - 1) % n;
+  shmem_test_ring(&me, &n, &right, &left);
   lv = (long *)shmem_calloc(8, sizeof(long));
   iv = (int *)shmem_calloc(8, sizeof(int));
   dv = (double *)shmem_calloc(4, sizeof(double));

@@ -92,10 +92,7 @@ static void rma_sized(int me, int right, int left) {
 int main(void) {
   int me, n, right, left;
   shmem_init();
-  me = shmem_my_pe();
-  n = shmem_n_pes();
-  right = (me + 1) % n;
-  left = (me + n - 1) % n;
+  shmem_test_ring(&me, &n, &right, &left);
   rma_float(me, right, left);
   rma_double(me, right, left);
   rma_longdouble(me, right, left);

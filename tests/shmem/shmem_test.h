@@ -18,6 +18,14 @@ static int shmem_test_failures = 0;
     }                                                                                        \
   } while (0)
 
+/* This PE's number, the number of PEs, and its neighbours on the ring of PEs. */
+static inline void shmem_test_ring(int *me, int *n, int *right, int *left) {
+  *me = shmem_my_pe();
+  *n = shmem_n_pes();
+  *right = (*me + 1) % *n;
+  *left = (*me + *n - 1) % *n;
+}
+
 /* Collective over every PE; finalizes the library. */
 static inline int shmem_test_finish(const char *name) {
   int *count = (int *)shmem_malloc(2 * sizeof(int));

@@ -10,10 +10,7 @@ int main(void) {
   int me, n, right, left;
   long src[4];
   shmem_init();
-  me = shmem_my_pe();
-  n = shmem_n_pes();
-  right = (me + 1) % n;
-  left = (me + n - 1) % n;
+  shmem_test_ring(&me, &n, &right, &left);
   CHECK(shmem_addr_accessible(&counter, right) == 1 && shmem_addr_accessible(ring, 0) == 1);
   src[0] = me;
   src[1] = me + 1;

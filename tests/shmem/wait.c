@@ -13,10 +13,7 @@ int main(void) {
   long cmp_values[4];
   int me, n, right, left, i;
   shmem_init();
-  me = shmem_my_pe();
-  n = shmem_n_pes();
-  right = (me + 1) % n;
-  left = (me + n - 1) % n;
+  shmem_test_ring(&me, &n, &right, &left);
   data = (long *)shmem_calloc(4, sizeof(long));
   flags = (long *)shmem_calloc(4, sizeof(long));
   counter = (long *)shmem_calloc(1, sizeof(long));

@@ -3,12 +3,7 @@
  * (tests/header_macros.sh checks it). Internal: included at the end of shmem.h; no guard. */
 #include "ishmem/detail/signatures_end.h"
 #undef ISHMEMI_KEEP_COLLECTIVE_LISTS
-#undef ISHMEMI_COLLECTIVE_BYTES_CALLS
-#undef ISHMEMI_COLLECTIVE_TYPED_CALLS
-#undef ISHMEMI_REDUCE_CALL
-#undef ISHMEMI_REDUCE_BITWISE_CALLS
-#undef ISHMEMI_REDUCE_MINMAX_CALLS
-#undef ISHMEMI_REDUCE_ARITH_CALLS
+#include "ishmem/collectives.h" /* read again without the keep flag: undefines its lists */
 #undef ISHMEMI_SHMEM_ACTIVE_ARGS
 #undef ISHMEMI_SHMEM_ACTIVE_SET
 #undef ISHMEMI_SHMEM_AMO_BITWISE
