@@ -46,13 +46,13 @@ find_program(ISHMEM_MPICXX_WRAPPER NAMES mpicxx mpic++ REQUIRED)
 set(ishmemi_build_bin ${PROJECT_BINARY_DIR}/bin)
 set(ishmemi_build_inc
     "-I${PROJECT_SOURCE_DIR}/include -I${ISHMEM_GENERATED_INCLUDE_DIR}${ishmemi_tool_defs}")
-set(ishmemi_install_inc "-I${CMAKE_INSTALL_FULL_INCLUDEDIR}${ishmemi_tool_defs}")
+set(ishmemi_install_inc "-I\$prefix/${CMAKE_INSTALL_INCLUDEDIR}${ishmemi_tool_defs}")
 set(ishmemi_build_libs "${ishmemi_tool_libs}")
 if(ISHMEM_SANITIZE)  # the build tree's library carries the sanitizers' run-time calls
   string(APPEND ishmemi_build_libs " -fsanitize=${ISHMEM_SANITIZE}")
 endif()
 set(ishmemi_install_libs "${ishmemi_tool_libs}")
-string(REPLACE "$<TARGET_FILE:ishmem>" "${CMAKE_INSTALL_FULL_LIBDIR}/$<TARGET_FILE_NAME:ishmem>"
+string(REPLACE "$<TARGET_FILE:ishmem>" "\$prefix/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:ishmem>"
        ishmemi_install_libs "${ishmemi_install_libs}")
 foreach(kind build install)
   if(kind STREQUAL "build")
@@ -60,7 +60,7 @@ foreach(kind build install)
     set(where "in its build tree")
   else()
     set(dir ${CMAKE_CURRENT_BINARY_DIR}/tools/install)
-    set(where "installed in ${CMAKE_INSTALL_PREFIX}")
+    set(where "installed beside it")
   endif()
   ishmemi_tool(ishmemcc ishmemcc ISHMEM_MPICC ${ISHMEM_MPICC_WRAPPER} ${dir} "${where}"
                "${ishmemi_${kind}_inc}" "${ishmemi_${kind}_libs}")
@@ -80,6 +80,7 @@ foreach(pair oshcc:ishmemcc oshc++:ishmemc++ oshrun:ishmemrun)
   if(ISHMEM_EXISTING_${osh})
     message(STATUS "ishmem: ${osh} exists (${ISHMEM_EXISTING_${osh}}); not installing ours")
   else()
-    install(CODE "file(CREATE_LINK ${ours} \$ENV{DESTDIR}${CMAKE_INSTALL_FULL_BINDIR}/${osh} SYMBOLIC)")
+    install(CODE "file(CREATE_LINK ${ours}
+                  \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/${osh} SYMBOLIC)")
   endif()
 endforeach()
