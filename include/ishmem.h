@@ -84,6 +84,15 @@ void ishmem_global_exit(int status);
 const char *ishmemx_last_error(void);
 /* Name of the active memory backend: "host", "cuda" or "hip". */
 const char *ishmemx_backend_name(void);
+/* Status code of the last error on this thread (ISHMEM_SUCCESS if none), and the number of
+ * errors this thread has had: a call that returns a value rather than a status failed when
+ * the count moved across it. */
+int ishmemx_last_status(void);
+unsigned long ishmemx_error_count(void);
+/* shmem.h's error policy (ISHMEM_SHMEM_ERRORS, docs/OPENSHMEM.md): called by its wrappers
+ * when `call` failed with `status`. With "abort" (the default) it prints the error and stops
+ * the job; with "return" it returns `status`. */
+int ishmemx_shmem_failed(int status, const char *call);
 
 /* ---- Symmetric memory (all collective over every PE) ---------------------------------- */
 

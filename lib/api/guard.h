@@ -9,8 +9,9 @@
 
 namespace ishmem::detail {
 
-// Records `text` for ishmemx_last_error() and prints it at log level error.
-void report_error(const char *text);
+// Records `text` and `code` for ishmemx_last_error() and ishmemx_last_status(), and prints
+// the text at log level error.
+void report_error(const char *text, int code);
 
 template <class F>
 int guard(F &&body) noexcept {
@@ -18,13 +19,13 @@ int guard(F &&body) noexcept {
     body();
     return ISHMEM_SUCCESS;
   } catch (const Error &e) {
-    report_error(e.what());
+    report_error(e.what(), e.code());
     return e.code();
   } catch (const std::bad_alloc &) {
-    report_error("[ishmem] out of host memory");
+    report_error("[ishmem] out of host memory", ISHMEM_ERR_NOMEM);
     return ISHMEM_ERR_NOMEM;
   } catch (const std::exception &e) {
-    report_error(e.what());
+    report_error(e.what(), ISHMEM_ERR_INTERNAL);
     return ISHMEM_ERR_INTERNAL;
   }
 }

@@ -9,8 +9,8 @@
 using namespace ishmem::detail;
 
 namespace ishmem::detail {
-void report_error(const char *text) {
-  set_last_error(text);
+void report_error(const char *text, int code) {
+  set_last_error(text, code);
   if (log_enabled(LogLevel::error)) fprintf(stderr, "%s\n", text);
 }
 }  // namespace ishmem::detail

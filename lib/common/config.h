@@ -52,7 +52,10 @@ namespace ishmem::detail {
   X(debug, DEBUG, choice, "0", "0|1",                                                          \
     "1 checks every RMA, atomic, signal and wait call, host and device, against the live "     \
     "allocations and the PE range (slower); a bad device call stops the kernel; compares "     \
-    "the calls of collectives on teams with off-node PEs")
+    "the calls of collectives on teams with off-node PEs")                                     \
+  X(shmem_errors, SHMEM_ERRORS, choice, "abort", "abort|return",                               \
+    "What a failing shmem.h call that returns no status does: abort prints the error and "     \
+    "stops the job; return goes on (ishmemx_last_status, ishmemx_last_error say why)")
 
 struct Config {
 #define ISHMEMI_CONFIG_FIELD(field, NAME, kind, def, choices, doc) \

@@ -11,6 +11,8 @@ namespace {
 int g_log_pe = -1;
 LogLevel g_log_level = LogLevel::warn;
 thread_local std::string t_last_error;
+thread_local int t_last_status = ISHMEM_SUCCESS;
+thread_local unsigned long t_error_count = 0;
 
 std::string vformat(const char *fmt, va_list ap) {
   char buf[1024];
@@ -91,11 +93,19 @@ void FirstError::rethrow() const {
   if (code_ != ISHMEM_SUCCESS) throw Error(code_, text_);
 }
 
-void set_last_error(const char *text) {
+void set_last_error(const char *text, int code) {
+  ++t_error_count;
+  t_last_status = code;
   t_last_error = text;
 }
 const char *last_error() {
   return t_last_error.c_str();
+}
+int last_status() {
+  return t_last_status;
+}
+unsigned long error_count() {
+  return t_error_count;
 }
 
 }  // namespace ishmem::detail

@@ -63,8 +63,11 @@ class FirstError {
   std::string text_;
 };
 
-void set_last_error(const char *text);
+// Records an error of this thread: its text, its status code, and one more in the count.
+void set_last_error(const char *text, int code);
 const char *last_error();
+int last_status();
+unsigned long error_count();
 
 // Runs `call` again while it fails with EINTR; returns its last result.
 template <class F>
