@@ -16,6 +16,7 @@
 #include "ishmem.h"
 #define ISHMEMI_KEEP_COLLECTIVE_LISTS
 #include "ishmem/collectives.h"       /* the collectives' lists, kept */
+#include "ishmem/deprecated.h"        /* the active-set and to_all lists, kept */
 #include "ishmem/detail/signatures.h" /* the lists again: ishmem.h's end undefined them */
 
 #ifdef __cplusplus

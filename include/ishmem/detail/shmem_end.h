@@ -4,6 +4,7 @@
 #include "ishmem/detail/signatures_end.h"
 #undef ISHMEMI_KEEP_COLLECTIVE_LISTS
 #include "ishmem/collectives.h" /* read again without the keep flag: undefines its lists */
+#include "ishmem/detail/deprecated_end.h"
 #undef ISHMEMI_SHMEM_ACTIVE_ARGS
 #undef ISHMEMI_SHMEM_ACTIVE_SET
 #undef ISHMEMI_SHMEM_AMO_BITWISE
