@@ -44,6 +44,10 @@ void watch_peers(const Topology *topo);
 // The node-local PEs' activity words, at board + slot * step; this PE writes its own (NULL:
 // none, as during setup).
 void watch_board(ActivityWord *board, std::size_t step);
+// Work that every spin wait for node-local PEs does while it yields (nullptr: none): MPI
+// progress on static data's window, where a peer's atomic may be waiting for this PE while
+// this PE waits for that peer.
+void watch_serve(void (*serve)());
 // This PE enters collective call `op`; returns its call number.
 std::uint64_t watch_enter(CollectiveOp op);
 
@@ -61,6 +65,7 @@ class SpinDeadline {
   explicit SpinDeadline(const char *what) : what_(what) {}
   template <class Missing>
   void poll(Missing &&missing) {
+    serve();
     if (!due()) return;
     std::vector<int> pes;
     missing(pes);
@@ -68,7 +73,8 @@ class SpinDeadline {
   }
 
  private:
-  bool due();  // time for a liveness or deadline check
+  void serve();  // watch_serve's work
+  bool due();    // time for a liveness or deadline check
   void check(const std::vector<int> &missing_pes);
 
   const char *what_;

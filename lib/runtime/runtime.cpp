@@ -151,6 +151,9 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   rt->backend = &rt->heap->backend();
   rt->remote = rt->heap->transport();
   rt->pe_slot = topo.pe_slot;
+  // Collective: the window over the program's static data. Where the PEs' executables differ
+  // or MPI cannot make it, static data is unusable (each call on it says why), not fatal.
+  rt->statics = std::make_unique<StaticData>(rt->boot->world());
   // The teams' areas come first in the heap: the same offset on every PE.
   agreed_setup_step(comm, "building the teams", [&] { teams_init(*rt); });
 
@@ -182,6 +185,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());
   g_rt = rt.release();
   g_fast = fast;
+  watch_serve([] { g_rt->statics->progress(); });
 }
 
 void runtime_finalize() {
@@ -193,6 +197,10 @@ void runtime_finalize() {
   FirstError device;
   device.attempt([&] { rt.backend->quiesce(); });
   sync_all(rt, CollectiveOp::finalize);
+  watch_serve(nullptr);
+  // Past the barrier no peer reaches this PE's static data; freeing its window is collective.
+  FirstError statics;
+  statics.attempt([&] { rt.statics->close(); });
   gpu_runtime_finalize();
   rt.teams.reset();  // every team's communicator, before the heap and MPI go
   g_fast = FastPath{};
@@ -210,6 +218,7 @@ void runtime_finalize() {
     if (!finalized) ISHMEMI_CHECK_MPI(MPI_Finalize());
   }
   device.rethrow();
+  statics.rethrow();
 }
 
 }  // namespace ishmem::detail
