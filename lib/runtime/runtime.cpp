@@ -98,6 +98,19 @@ void set_committed(FastPath &fast, std::size_t committed) {
   fast.atomic_bytes = fast.direct_atomics && !fast.debug ? committed : 0;
 }
 
+// The node-local spins' work for peers (bootstrap/stall_watch.h): their atomics on this PE's
+// static data may wait for it. Best effort: a failed MPI call here must not end the wait,
+// whose deadline names the PE it waits for (a dead peer may be why MPI fails).
+void serve_static_data() {
+  static bool reported = false;
+  try {
+    g_rt->statics->progress();
+  } catch (const Error &e) {
+    if (!reported) log(LogLevel::warn, "serving peers' operations on static data: %s", e.what());
+    reported = true;
+  }
+}
+
 }  // namespace
 
 void heap_changed(Runtime &rt) {
@@ -185,7 +198,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());
   g_rt = rt.release();
   g_fast = fast;
-  watch_serve([] { g_rt->statics->progress(); });
+  watch_serve(serve_static_data);
 }
 
 void runtime_finalize() {
