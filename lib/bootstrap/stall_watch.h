@@ -62,10 +62,13 @@ void watch_complete(MPI_Request &req, const char *mpi_call);
 // clock); `missing(pes)` fills the PEs still awaited when the wait is reported.
 class SpinDeadline {
  public:
-  explicit SpinDeadline(const char *what) : what_(what) {}
+  // `serve_peers`: do watch_serve's work while waiting; false on a thread that must not call
+  // MPI (the GPU runtime's, which runs host functions of streams).
+  explicit SpinDeadline(const char *what, bool serve_peers = true)
+      : what_(what), serve_peers_(serve_peers) {}
   template <class Missing>
   void poll(Missing &&missing) {
-    serve();
+    if (serve_peers_) serve();
     if (!due()) return;
     std::vector<int> pes;
     missing(pes);
@@ -78,6 +81,7 @@ class SpinDeadline {
   void check(const std::vector<int> &missing_pes);
 
   const char *what_;
+  bool serve_peers_;
   std::chrono::steady_clock::time_point start_{}, next_{};
 };
 
