@@ -12,14 +12,13 @@ long g_extra[EXTRA_WORDS] = {1};
 
 static int failures = 0;
 
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: \"%s\")\n", __FILE__, __LINE__, #cond, \
-              ishmemx_last_error());                                                               \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
+static void check(int ok, const char *what) {
+  if (ok) return;
+  fprintf(stderr, "static_mismatch: %s does not hold (last error: \"%s\")\n", what,
+          ishmemx_last_error());
+  ++failures;
+}
+#define CHECK(cond) check((cond) != 0, #cond)
 
 int main(void) {
   if (ishmem_init() != ISHMEM_SUCCESS) {
