@@ -59,7 +59,7 @@ ISHMEMI_SIGNAL_READ_CALLS(ISHMEMI_DECLARE)
  * an address outside the heap) wait_until returns a negative status, test and _some return
  * 0, _any returns SIZE_MAX, and ishmemx_last_error() says why. */
 #define ISHMEMI_DECLARE_P2P(T, N) ISHMEMI_P2P_CALLS(ISHMEMI_DECLARE, T, N)
-ISHMEMX_AMO_STANDARD_TYPES(ISHMEMI_DECLARE_P2P)
+ISHMEMX_P2P_TYPES(ISHMEMI_DECLARE_P2P)
 #undef ISHMEMI_DECLARE_P2P
 
 #ifdef __cplusplus

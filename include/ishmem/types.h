@@ -35,8 +35,8 @@
   X(uint32_t, uint32)                \
   X(uint64_t, uint64)
 
-/* Standard AMO types (OpenSHMEM 1.5, Table 7), also the point-to-point sync types: the
- * bitwise ones with the signed int, long, long long, size_t and ptrdiff_t. */
+/* Standard AMO types (OpenSHMEM 1.5, Table 7): the bitwise ones with the signed int, long,
+ * long long, size_t and ptrdiff_t. */
 #define ISHMEMX_AMO_STANDARD_TYPES(X) \
   X(int, int)                         \
   X(long, long)                       \
@@ -44,6 +44,13 @@
   ISHMEMX_AMO_BITWISE_TYPES(X)        \
   X(size_t, size)                     \
   X(ptrdiff_t, ptrdiff)
+
+/* Point-to-point synchronization types (OpenSHMEM 1.5, Table 9: wait_until and test): the
+ * standard AMO types with short and unsigned short. */
+#define ISHMEMX_P2P_TYPES(X)    \
+  ISHMEMX_AMO_STANDARD_TYPES(X) \
+  X(short, short)               \
+  X(unsigned short, ushort)
 
 /* Extended AMO types: the standard ones plus these (fetch, set and swap only). */
 #define ISHMEMX_AMO_EXTENDED_ONLY_TYPES(X) \

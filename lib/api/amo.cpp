@@ -1,6 +1,7 @@
 // Host atomic memory operations, defined from the AMO signature lists over the AMO type tables. A
 // node-local target on a host heap is one __atomic instruction on the shared mapping; other targets
-// go through MPI's atomics (MPI_Fetch_and_op, MPI_Compare_and_swap).
+// (off-node heaps, the program's static data) go through MPI's atomics (MPI_Fetch_and_op,
+// MPI_Compare_and_swap).
 #include <type_traits>
 
 #include "api/amo_path.h"
@@ -50,8 +51,15 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
   rc = guard([&] {
     Runtime &rt = runtime();
     check_pe(pe, "atomic");
-    std::size_t off = check_symmetric_word(dest, sizeof(T), pe, "atomic");
-    if (!rt.remote) {
+    // Static data's atomics all go through MPI, this PE's own included: MPI's atomics are
+    // atomic only with each other.
+    std::size_t off;
+    MpiTransport *mpi = static_window_aligned(dest, 1, sizeof(T), off, "atomic");
+    if (!mpi) {
+      off = check_symmetric_word(dest, sizeof(T), pe, "atomic");
+      mpi = rt.remote;
+    }
+    if (!mpi) {
       // A host heap's atomics come here checked with ISHMEM_DEBUG=1 (no fast path then).
       char *peer =
           g_fast.direct_atomics ? direct_address(dest, sizeof(T), pe, g_fast.committed) : nullptr;
@@ -66,12 +74,12 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
       // Open MPI 4.1's osc/rdma crashes on MPI_Compare_and_swap to the calling rank (its
       // shared-memory btl emulates it with a send to a self endpoint it does not have). That
       // emulation runs CPU atomics on this memory, so a CPU compare-and-swap is atomic with it.
-      rt.remote->progress();  // a PE spinning on its own lock still serves its peers
+      mpi->progress();  // a PE spinning on its own lock still serves its peers
       result = amo_direct(op, dest, value, cond);
       return;
     }
-    rt.remote->atomic(pe, off, mpi_type<T>(), mpi_op(op), &value,
-                      op == AmoOp::compare_swap ? &cond : nullptr, &result);
+    mpi->atomic(pe, off, mpi_type<T>(), mpi_op(op), &value,
+                op == AmoOp::compare_swap ? &cond : nullptr, &result);
   });
   return result;
 }

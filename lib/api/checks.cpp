@@ -1,5 +1,7 @@
 #include "api/checks.h"
 
+#include <cstdint>
+
 namespace ishmem::detail {
 
 void check_pe(int pe, const char *fn) {
@@ -61,6 +63,23 @@ std::size_t check_symmetric_word(const void *sym, std::size_t size, int pe, cons
   if (off % size != 0)
     fail(ISHMEM_ERR_INVALID_ARG, "%s: %p is not aligned to %zu bytes", fn, sym, size);
   return off;
+}
+
+MpiTransport *static_window(const void *sym, std::size_t bytes, std::size_t &off, const char *fn) {
+  const StaticData &statics = *runtime().statics;
+  return statics.contains(sym, bytes, off) ? &statics.window(fn, sym) : nullptr;
+}
+
+MpiTransport *static_window_aligned(const void *sym, std::size_t count, std::size_t size,
+                                    std::size_t &off, const char *fn) {
+  std::size_t bytes;
+  if (__builtin_mul_overflow(count, size, &bytes)) return nullptr;  // the heap's check fails it
+  MpiTransport *window = static_window(sym, bytes, off, fn);
+  // The segment's start has no particular alignment: the address itself must be aligned (its
+  // copies are too, since the PEs' load addresses differ by whole pages).
+  if (window && reinterpret_cast<std::uintptr_t>(sym) % size != 0)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: %p is not aligned to %zu bytes", fn, sym, size);
+  return window;
 }
 
 void check_cmp(int cmp, const char *fn) {

@@ -45,6 +45,15 @@ std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::siz
                                     const char *fn, const char *label, const char *kind);
 // An AMO target; then ISHMEM_ERR_INVALID_ARG unless aligned to `size`.
 std::size_t check_symmetric_word(const void *sym, std::size_t size, int pe, const char *fn);
+// The program's static data (docs/STATIC_DATA.md), which the slow paths test before the heap's
+// checks: the window if [sym, sym + bytes) lies in it (`off` gets sym's offset there), else
+// nullptr. Static data that is unusable here (executables that differ between PEs, no MPI
+// window) fails with why.
+MpiTransport *static_window(const void *sym, std::size_t bytes, std::size_t &off, const char *fn);
+// The same for `count` elements of `size` bytes at `sym`, which must be aligned to `size`
+// (ISHMEM_ERR_INVALID_ARG otherwise).
+MpiTransport *static_window_aligned(const void *sym, std::size_t count, std::size_t size,
+                                    std::size_t &off, const char *fn);
 // ISHMEM_ERR_INVALID_ARG unless cmp is an ISHMEM_CMP_* operator.
 void check_cmp(int cmp, const char *fn);
 // ISHMEM_ERR_INVALID_ARG unless sig_op is ISHMEM_SIGNAL_SET or ISHMEM_SIGNAL_ADD.

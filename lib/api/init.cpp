@@ -19,6 +19,12 @@ namespace {
 // Whether ishmem_init started MPI, so that ishmem_finalize ends it. Kept across a failed
 // ishmem_init (MPI stays up so the program may fix its environment and call it again).
 bool g_started_mpi = false;
+
+// True if `addr` is in the program's static data and that is usable (symmetric) here.
+bool in_static_data(const void *addr) {
+  std::size_t off;
+  return g_rt && g_rt->statics->usable() && g_rt->statics->contains(addr, 0, off);
+}
 }  // namespace
 
 extern "C" {
@@ -66,15 +72,17 @@ int ishmem_pe_accessible(int pe) {
 
 int ishmem_addr_accessible(const void *addr, int pe) {
   std::size_t off;
-  return ishmem_pe_accessible(pe) && in_heap(addr, 0, off) ? 1 : 0;
+  return ishmem_pe_accessible(pe) && (in_heap(addr, 0, off) || in_static_data(addr)) ? 1 : 0;
 }
 
 void *ishmem_ptr(const void *dest, int pe) {
   const FastPath &f = g_fast;
-  if (!f.host_access || pe < 0 || pe >= f.n_pes) return nullptr;
+  if (pe < 0 || pe >= f.n_pes) return nullptr;
   std::size_t off;
+  if (!in_heap(dest, 0, off))  // a peer's static data is reached through MPI only
+    return pe == f.my_pe && in_static_data(dest) ? const_cast<void *>(dest) : nullptr;
   int slot = f.pe_slot[pe];
-  if (!in_heap(dest, 0, off) || slot < 0) return nullptr;
+  if (!f.host_access || slot < 0) return nullptr;
   return f.window + f.stride * static_cast<std::size_t>(slot) + off;
 }
 

@@ -14,6 +14,9 @@ template <class F>
 int heap_call(F &&body) {
   return guard([&] {
     Runtime &rt = runtime();
+    // The heap's check is a barrier, which completes this PE's RMA: the heap flushes its own
+    // window, and static data's is flushed here.
+    rt.statics->flush_all();
     try {
       body(*rt.heap);
     } catch (...) {

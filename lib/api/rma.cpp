@@ -16,6 +16,22 @@ using namespace ishmem::detail;
 
 namespace ishmem::detail {
 
+namespace {
+
+// A variable of the program's static data, at `off` in it: this PE's own copy directly, a
+// peer's through the MPI window.
+void static_rma(MpiTransport &statics, Direction dir, void *dest, const void *source,
+                std::size_t off, std::size_t bytes, int pe, bool blocking) {
+  if (pe == g_fast.my_pe)
+    memcpy(dest, source, bytes);
+  else if (dir == Direction::put)
+    statics.put(pe, off, source, bytes, blocking);
+  else
+    statics.get(pe, off, dest, bytes, blocking);
+}
+
+}  // namespace
+
 int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, int pe,
              bool blocking, const char *fn) noexcept {
   if (bytes == 0) return ISHMEM_SUCCESS;  // zero-length calls do nothing, NULL pointers too
@@ -27,7 +43,12 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
     if (!local)
       fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn,
            dir == Direction::put ? "source" : "destination");
-    std::size_t off = check_symmetric(sym, bytes, pe, fn);
+    std::size_t off;
+    if (MpiTransport *statics = static_window(sym, bytes, off, fn)) {
+      static_rma(*statics, dir, dest, source, off, bytes, pe, blocking);
+      return;
+    }
+    off = check_symmetric(sym, bytes, pe, fn);
     int slot = rt.pe_slot[pe];
     if (slot >= 0) {  // node-local heap that the CPU cannot address: the backend copies
       char *peer = g_fast.window + g_fast.stride * static_cast<std::size_t>(slot) + off;
@@ -92,8 +113,11 @@ void check_strided(Direction dir, const void *dest, const void *source, std::ptr
   check_pe(pe, fn);
   if (!(put ? source : dest))
     fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, put ? "source" : "destination");
-  // The symmetric side, from the first element's start to the last one's end.
-  check_symmetric(put ? dest : source, sym_span + size, pe, fn);
+  // The symmetric side, from the first element's start to the last one's end: in the heap or
+  // in static data.
+  const void *sym = put ? dest : source;
+  std::size_t off;
+  if (!static_window(sym, sym_span + size, off, fn)) check_symmetric(sym, sym_span + size, pe, fn);
   check_local_span(put ? source : dest, local_span, size, put ? sst : dst, nelems, fn,
                    put ? "source" : "destination");
 }
@@ -216,6 +240,15 @@ T g(const char *, const T *source, int pe) {
 }  // namespace host
 }  // namespace ishmem::detail
 
+namespace {
+
+// True when MPI may hold operations of this PE: a heap window, or puts to static data.
+bool mpi_pending(const Runtime *rt) {
+  return rt && (rt->remote || rt->statics->dirty());
+}
+
+}  // namespace
+
 extern "C" {
 
 ISHMEMI_RMA_BYTES_CALLS(ISHMEMI_DEFINE_CALL)
@@ -230,7 +263,7 @@ ISHMEMX_SIZED_RMA(ISHMEMI_DEFINE_SIZED_RMA)
 #undef ISHMEMI_DEFINE_SIZED_RMA
 
 int ishmem_quiet(void) {
-  if (!g_rt || !g_rt->remote) {  // no MPI traffic to flush: one fence
+  if (!mpi_pending(g_rt)) {  // no MPI traffic to flush: one fence
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return ISHMEM_SUCCESS;
   }
@@ -240,7 +273,7 @@ int ishmem_quiet(void) {
 int ishmem_fence(void) {
   // Stores to one peer are already ordered on a host heap; MPI gives no ordering, so fence
   // is as strong as quiet there.
-  if (!g_rt || !g_rt->remote) {
+  if (!mpi_pending(g_rt)) {
     std::atomic_thread_fence(std::memory_order_release);
     return ISHMEM_SUCCESS;
   }

@@ -1,5 +1,6 @@
 // Put-with-signal. The data goes first; the signal is updated only once the data is in place
-// at the target, so a PE that sees the signal also sees the data.
+// at the target, so a PE that sees the signal also sees the data. Either may be in the heap or
+// in the program's static data (whose signal goes through MPI, this PE's own included).
 #include "api/calls.h"
 #include "api/checks.h"
 #include "api/guard.h"
@@ -25,12 +26,19 @@ constexpr const char *kName = "ishmem_putmem_signal";
 
 int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t *sig_addr,
                 std::uint64_t signal, int sig_op, int pe, bool blocking) noexcept {
+  // The signal's window: static data's, the heap's (off-node), or none (CPU atomics).
+  MpiTransport *sig_window = nullptr;
+  std::size_t sig_off = 0;
   // Everything is checked before anything moves: an error has no side effect at the target.
   int rc = guard([&] {
     Runtime &rt = runtime();
     check_pe(pe, kName);  // a bad PE is reported as such, as by ishmem_putmem
     check_sig_op(sig_op, kName);
-    check_symmetric_aligned(sig_addr, 1, sizeof *sig_addr, pe, kName, "signal ", "address");
+    sig_window = static_window_aligned(sig_addr, 1, sizeof *sig_addr, sig_off, kName);
+    if (sig_window) return;
+    sig_off =
+        check_symmetric_aligned(sig_addr, 1, sizeof *sig_addr, pe, kName, "signal ", "address");
+    sig_window = rt.remote;
     if (!rt.remote && !g_fast.direct_atomics)
       fail(ISHMEM_ERR_UNSUPPORTED,
            "ishmem_putmem_signal: host-initiated signals on a %s heap "
@@ -41,31 +49,33 @@ int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t
   if (rc != ISHMEM_SUCCESS) return rc;
   return guard([&] {
     Runtime &rt = runtime();
-    if (!rt.remote) {  // a host heap with ISHMEM_DEBUG=1 (no fast path): checked above
+    // MPI does not order the data before the signal by itself: the data's MPI operations are
+    // completed at the target first, and CPU stores (a node-local heap) fenced.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (rt.remote) rt.remote->flush(pe);
+    std::size_t data_off;
+    if (bytes && rt.statics->contains(dest, bytes, data_off)) rt.statics->flush(pe);
+    if (!sig_window) {  // a host heap with ISHMEM_DEBUG=1 (no fast path): checked above
       signal_direct(direct_address(sig_addr, sizeof *sig_addr, pe, g_fast.committed), signal,
                     sig_op);
       return;
     }
-    std::size_t off = reinterpret_cast<char *>(sig_addr) - g_fast.local_base;
-    // The data may have gone by CPU stores (a node-local target): order them before the
-    // MPI atomic as well.
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    rt.remote->flush(pe);  // MPI does not order the data before the signal by itself
     std::uint64_t old;
-    rt.remote->atomic(pe, off, MPI_UINT64_T, sig_op == ISHMEM_SIGNAL_SET ? MPI_REPLACE : MPI_SUM,
-                      &signal, nullptr, &old);
+    sig_window->atomic(pe, sig_off, MPI_UINT64_T,
+                       sig_op == ISHMEM_SIGNAL_SET ? MPI_REPLACE : MPI_SUM, &signal, nullptr, &old);
   });
 }
 
+// The fast path: data and signal both on a node-local host heap, by CPU stores and a release.
 inline int put_signal(void *dest, const void *source, std::size_t bytes, std::uint64_t *sig_addr,
                       std::uint64_t signal, int sig_op, int pe, bool blocking) noexcept {
   char *peer_sig = direct_address(sig_addr, sizeof *sig_addr, pe, g_fast.atomic_bytes);
+  char *peer_dest = direct_address(dest, bytes, pe, g_fast.direct_bytes);
   if (__builtin_expect(peer_sig == nullptr || reinterpret_cast<std::uintptr_t>(peer_sig) % 8 ||
-                           !valid_sig_op(sig_op),
+                           !valid_sig_op(sig_op) || peer_dest == nullptr || source == nullptr,
                        0))
     return signal_slow(dest, source, bytes, sig_addr, signal, sig_op, pe, blocking);
-  int rc = rma(Direction::put, dest, source, bytes, pe, blocking, kName);
-  if (rc != ISHMEM_SUCCESS) return rc;
+  memcpy(peer_dest, source, bytes);
   signal_direct(peer_sig, signal, sig_op);
   return ISHMEM_SUCCESS;
 }

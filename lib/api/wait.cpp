@@ -20,6 +20,7 @@ constexpr std::size_t kNone = SIZE_MAX;
 // gives up only past ISHMEM_WAIT_TIMEOUT, a debugging aid (OpenSHMEM waits are unbounded).
 struct HostPoll {
   Runtime &rt;
+  MpiTransport *mpi;  // the window through which peers write the variables, if any
   const char *fn;
 
   template <class T>
@@ -32,11 +33,13 @@ struct HostPoll {
     std::chrono::steady_clock::time_point give_up{};
     wait_for(
         [&] {
-          // Off-node peers write through MPI, which may need this PE's help to make progress.
-          if (rt.remote && (++polls & 63) == 0) rt.remote->progress();
+          // Peers that write through MPI may need this PE's help to make progress.
+          if (mpi && (++polls & 63) == 0) mpi->progress();
           return ready();
         },
         [&] {
+          // Peers may be waiting for this PE to run their atomics on its static data.
+          rt.statics->progress();
           const auto now = std::chrono::steady_clock::now();
           if (give_up == std::chrono::steady_clock::time_point{})
             give_up = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -50,18 +53,27 @@ struct HostPoll {
   }
 };
 
-// Checks a query on `n` variables at `ivars`; returns the runtime to poll with.
+// Checks a query on `n` variables at `ivars`; returns how to poll them. Static data is host
+// memory whatever the heap's backend; its peers write through its MPI window.
 template <class T>
-Runtime &check(const T *ivars, std::size_t n, int cmp, const char *fn) {
+HostPoll check(const T *ivars, std::size_t n, int cmp, const char *fn) {
   Runtime &rt = runtime();
   check_cmp(cmp, fn);
-  if (n == 0) return rt;
+  if (n == 0) return {rt, nullptr, fn};
   if (!ivars) fail(ISHMEM_ERR_INVALID_ARG, "%s: ivars is NULL", fn);
+  std::size_t off;
+  if (MpiTransport *statics = static_window_aligned(ivars, n, sizeof(T), off, fn))
+    return {rt, statics, fn};
   if (!g_fast.host_access)
     fail(ISHMEM_ERR_UNSUPPORTED, "%s: the %s heap is not CPU-addressable; wait on the device", fn,
          rt.backend->name());
   check_symmetric_aligned(ivars, n, sizeof(T), g_fast.my_pe, fn, "", "array");
-  return rt;
+  return {rt, rt.remote, fn};
+}
+
+// A test reads once: peers' MPI operations get one chance to land first.
+void serve(const HostPoll &poll) {
+  if (poll.mpi) poll.mpi->progress();
 }
 
 void check_indices(std::size_t n, const std::size_t *indices, const char *fn) {
@@ -84,7 +96,7 @@ Query<T, ishmemi::EachTarget<T>> query(const char *fn, T *ivars, std::size_t n, 
   return {{ivars, n, status, cmp, {values}}, fn};
 }
 template <class Q>
-Runtime &check(const Q &q) {
+HostPoll check(const Q &q) {
   return check(q.ivars, q.n, q.cmp, q.fn);
 }
 
@@ -93,7 +105,7 @@ Runtime &check(const Q &q) {
 template <class Q>
 int wait_all(const Q &q) {
   return guard([&q] {
-    HostPoll poll{check(q), q.fn};
+    HostPoll poll = check(q);
     // Every included entry holds in one pass over them (the device waits move on entry by
     // entry, Scan::wait_all); the host never gives up.
     poll.until([&q] { return q.test_all() != 0; });
@@ -103,7 +115,7 @@ template <class Q>
 std::size_t wait_any(const Q &q) {
   std::size_t first = kNone;
   int rc = guard([&] {
-    HostPoll poll{check(q), q.fn};
+    HostPoll poll = check(q);
     first = q.wait_any(poll);
   });
   return rc == ISHMEM_SUCCESS ? first : kNone;
@@ -112,7 +124,7 @@ template <class Q>
 std::size_t wait_some(const Q &q, std::size_t *indices) {
   std::size_t count = 0;
   int rc = guard([&] {
-    HostPoll poll{check(q), q.fn};
+    HostPoll poll = check(q);
     check_indices(q.n, indices, q.fn);
     count = q.wait_some(poll, indices);
   });
@@ -122,7 +134,7 @@ template <class Q>
 int test_all(const Q &q) {
   int result = 0;
   guard([&] {
-    check(q);
+    serve(check(q));
     result = q.test_all();
   });
   return result;
@@ -131,7 +143,7 @@ template <class Q>
 std::size_t test_any(const Q &q) {
   std::size_t first = kNone;
   guard([&] {
-    check(q);
+    serve(check(q));
     first = q.test_any();
   });
   return first;
@@ -140,7 +152,7 @@ template <class Q>
 std::size_t test_some(const Q &q, std::size_t *indices) {
   std::size_t count = 0;
   int rc = guard([&] {
-    check(q);
+    serve(check(q));
     check_indices(q.n, indices, q.fn);
     count = q.test_some(indices);
   });
@@ -197,13 +209,26 @@ ISHMEMI_P2P_OPS(, T)
 ISHMEMI_P2P_OPS(_vector, const T *)
 #undef ISHMEMI_P2P_OPS
 
+// A signal outside a CPU-addressable heap: in static data (peers' MPI operations get one
+// chance to land first), elsewhere in this process's memory, or nowhere readable.
+[[gnu::cold, gnu::noinline]] std::uint64_t signal_fetch_slow(const char *fn,
+                                                             const std::uint64_t *sig_addr) {
+  int rc = guard([&] {
+    std::size_t off;
+    if (MpiTransport *statics = static_window_aligned(sig_addr, 1, sizeof *sig_addr, off, fn))
+      statics->progress();
+    else if (!sig_addr || !g_fast.host_access)
+      fail(ISHMEM_ERR_INVALID_ARG, "%s: no CPU-readable signal", fn);
+  });
+  return rc == ISHMEM_SUCCESS ? __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE) : 0;
+}
+
 template <class>
 std::uint64_t signal_fetch(const char *fn, const std::uint64_t *sig_addr) {
-  if (!sig_addr || !g_fast.host_access) {
-    guard([fn] { fail(ISHMEM_ERR_INVALID_ARG, "%s: no CPU-readable signal", fn); });
-    return 0;
-  }
-  return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+  std::size_t off;
+  if (__builtin_expect(g_fast.host_access && in_heap(sig_addr, sizeof *sig_addr, off), 1))
+    return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
+  return signal_fetch_slow(fn, sig_addr);
 }
 
 template <class>
@@ -212,7 +237,7 @@ std::uint64_t signal_wait_until(const char *fn, std::uint64_t *sig_addr, int cmp
   // Returns the value that satisfied the condition: a second load could see a later one.
   std::uint64_t seen = 0;
   guard([&] {
-    HostPoll poll{check(sig_addr, 1, cmp, fn), fn};
+    HostPoll poll = check(sig_addr, 1, cmp, fn);
     poll.until([&] {
       seen = HostPoll::load(sig_addr);
       return ishmemi::holds(seen, cmp, cmp_value);
@@ -226,7 +251,7 @@ std::uint64_t signal_wait_until(const char *fn, std::uint64_t *sig_addr, int cmp
 extern "C" {
 
 #define ISHMEMI_DEFINE_P2P(T, N) ISHMEMI_P2P_CALLS(ISHMEMI_DEFINE_CALL, T, N)
-ISHMEMX_AMO_STANDARD_TYPES(ISHMEMI_DEFINE_P2P)
+ISHMEMX_P2P_TYPES(ISHMEMI_DEFINE_P2P)
 #undef ISHMEMI_DEFINE_P2P
 ISHMEMI_SIGNAL_READ_CALLS(ISHMEMI_DEFINE_CALL)
 

@@ -26,6 +26,7 @@ struct Watch {
   std::size_t step = 0;
   std::uint64_t calls = 0;
   CollectiveOp current = CollectiveOp::none;
+  void (*serve)() = nullptr;
 } g_watch;
 
 ActivityWord *word_of(int slot) {
@@ -149,6 +150,14 @@ void watch_configure(MPI_Comm world, double timeout_s, const char *timeout_varia
 
 void watch_peers(const Topology *topo) {
   g_watch.topo = topo;
+}
+
+void watch_serve(void (*serve)()) {
+  g_watch.serve = serve;
+}
+
+void SpinDeadline::serve() {
+  if (g_watch.serve) g_watch.serve();
 }
 
 void watch_board(ActivityWord *board, std::size_t step) {

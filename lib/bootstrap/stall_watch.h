@@ -44,6 +44,10 @@ void watch_peers(const Topology *topo);
 // The node-local PEs' activity words, at board + slot * step; this PE writes its own (NULL:
 // none, as during setup).
 void watch_board(ActivityWord *board, std::size_t step);
+// Work that every spin wait for node-local PEs does while it yields (nullptr: none): MPI
+// progress on static data's window, where a peer's atomic may be waiting for this PE while
+// this PE waits for that peer.
+void watch_serve(void (*serve)());
 // This PE enters collective call `op`; returns its call number.
 std::uint64_t watch_enter(CollectiveOp op);
 
@@ -58,9 +62,13 @@ void watch_complete(MPI_Request &req, const char *mpi_call);
 // clock); `missing(pes)` fills the PEs still awaited when the wait is reported.
 class SpinDeadline {
  public:
-  explicit SpinDeadline(const char *what) : what_(what) {}
+  // `serve_peers`: do watch_serve's work while waiting; false on a thread that must not call
+  // MPI (the GPU runtime's, which runs host functions of streams).
+  explicit SpinDeadline(const char *what, bool serve_peers = true)
+      : what_(what), serve_peers_(serve_peers) {}
   template <class Missing>
   void poll(Missing &&missing) {
+    if (serve_peers_) serve();
     if (!due()) return;
     std::vector<int> pes;
     missing(pes);
@@ -68,10 +76,12 @@ class SpinDeadline {
   }
 
  private:
-  bool due();  // time for a liveness or deadline check
+  void serve();  // watch_serve's work
+  bool due();    // time for a liveness or deadline check
   void check(const std::vector<int> &missing_pes);
 
   const char *what_;
+  bool serve_peers_;
   std::chrono::steady_clock::time_point start_{}, next_{};
 };
 

@@ -121,7 +121,8 @@ void BarrierRows::host_barrier(void *arg) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (int slot = 0; slot < self.n_local_; ++slot)
     if (slot != me) host_word(rows, slot, me).store(epoch, std::memory_order_relaxed);
-  SpinDeadline deadline("ishmemx_barrier_all_on_stream");
+  // A host function of a stream: the GPU runtime's thread, which must not call MPI.
+  SpinDeadline deadline("ishmemx_barrier_all_on_stream", false);
   auto late = [&](std::vector<int> &pes) {
     for (int slot = 0; slot < self.n_local_; ++slot)
       if (host_word(rows, me, slot).load(std::memory_order_acquire) < epoch)

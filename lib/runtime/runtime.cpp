@@ -98,6 +98,19 @@ void set_committed(FastPath &fast, std::size_t committed) {
   fast.atomic_bytes = fast.direct_atomics && !fast.debug ? committed : 0;
 }
 
+// The node-local spins' work for peers (bootstrap/stall_watch.h): their atomics on this PE's
+// static data may wait for it. Best effort: a failed MPI call here must not end the wait,
+// whose deadline names the PE it waits for (a dead peer may be why MPI fails).
+void serve_static_data() {
+  static bool reported = false;
+  try {
+    g_rt->statics->progress();
+  } catch (const Error &e) {
+    if (!reported) log(LogLevel::warn, "serving peers' operations on static data: %s", e.what());
+    reported = true;
+  }
+}
+
 }  // namespace
 
 void heap_changed(Runtime &rt) {
@@ -151,6 +164,9 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   rt->backend = &rt->heap->backend();
   rt->remote = rt->heap->transport();
   rt->pe_slot = topo.pe_slot;
+  // Collective: the window over the program's static data. Where the PEs' executables differ
+  // or MPI cannot make it, static data is unusable (each call on it says why), not fatal.
+  rt->statics = std::make_unique<StaticData>(rt->boot->world());
   // The teams' areas come first in the heap: the same offset on every PE.
   agreed_setup_step(comm, "building the teams", [&] { teams_init(*rt); });
 
@@ -182,6 +198,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());
   g_rt = rt.release();
   g_fast = fast;
+  watch_serve(serve_static_data);
 }
 
 void runtime_finalize() {
@@ -193,6 +210,10 @@ void runtime_finalize() {
   FirstError device;
   device.attempt([&] { rt.backend->quiesce(); });
   sync_all(rt, CollectiveOp::finalize);
+  watch_serve(nullptr);
+  // Past the barrier no peer reaches this PE's static data; freeing its window is collective.
+  FirstError statics;
+  statics.attempt([&] { rt.statics->close(); });
   gpu_runtime_finalize();
   rt.teams.reset();  // every team's communicator, before the heap and MPI go
   g_fast = FastPath{};
@@ -210,6 +231,7 @@ void runtime_finalize() {
     if (!finalized) ISHMEMI_CHECK_MPI(MPI_Finalize());
   }
   device.rethrow();
+  statics.rethrow();
 }
 
 }  // namespace ishmem::detail

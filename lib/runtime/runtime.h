@@ -13,7 +13,11 @@
 #include "common/config.h"
 #include "heap/heap.h"
 #include "ishmem/device_handle.h"
+<<<<<<< HEAD
 #include "runtime/active_set.h"
+=======
+#include "runtime/static_data.h"
+>>>>>>> r13-static
 #include "runtime/team.h"
 #include "transport/mpi_transport.h"
 
@@ -56,6 +60,8 @@ struct Runtime {
   Backend *backend = nullptr;
   MpiTransport *remote = nullptr;
   std::vector<int> pe_slot;
+  // The program's global and static variables: their MPI window (every PE, every backend).
+  std::unique_ptr<StaticData> statics;
   // The team table; declared after the heap, so it goes first (its areas are heap memory).
   std::unique_ptr<Teams> teams;
   // The active sets of the deprecated collectives; their communicators go first of all.

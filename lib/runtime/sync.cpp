@@ -4,6 +4,7 @@ namespace ishmem::detail {
 
 void quiet(Runtime &rt) {
   quiet_rma(rt.remote);
+  rt.statics->flush_all();
 }
 
 void sync_all(Runtime &rt, CollectiveOp op) {

@@ -7,7 +7,8 @@
 
 namespace ishmem::detail {
 
-// Completes this PE's outstanding RMA (stores made visible; MPI operations flushed).
+// Completes this PE's outstanding RMA (stores made visible; MPI operations on the heap and
+// on static data flushed).
 void quiet(Runtime &rt);
 // All PEs arrive before any leaves, from the same collective call `op` (ISHMEM_ERR_MISMATCH
 // otherwise); no completion of RMA.

@@ -30,6 +30,16 @@ MpiTransport::~MpiTransport() {
   MPI_Win_free(&win_);
 }
 
+void MpiTransport::close() {
+  if (win_ == MPI_WIN_NULL) return;
+  MPI_Win win = win_;
+  win_ = MPI_WIN_NULL;  // freed once, even when unlocking fails
+  const int unlocked = MPI_Win_unlock_all(win);
+  const int freed = MPI_Win_free(&win);
+  if (unlocked != MPI_SUCCESS) fail_mpi(unlocked, "MPI_Win_unlock_all", __FILE__, __LINE__);
+  if (freed != MPI_SUCCESS) fail_mpi(freed, "MPI_Win_free", __FILE__, __LINE__);
+}
+
 void MpiTransport::attach(char *addr, std::size_t bytes) {
   ISHMEMI_CHECK_MPI(MPI_Win_attach(win_, addr, static_cast<MPI_Aint>(bytes)));
   regions_[static_cast<std::size_t>(addr - local_base_)] = bytes;

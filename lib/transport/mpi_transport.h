@@ -35,6 +35,14 @@ class MpiTransport {
   void flush_all();
   // Lets MPI progress incoming one-sided traffic while this PE polls its own memory.
   void progress();
+  // True if puts or gets may be outstanding (flush_all would flush).
+  bool dirty() const { return dirty_; }
+  // Frees the window (collective over the communicator), checking each MPI call; the
+  // destructor does the same unchecked.
+  void close();
+  // Forgets the window without freeing it: freeing is collective, and a peer that failed to
+  // make its window would never join. MPI_Finalize reclaims it.
+  void abandon() { win_ = MPI_WIN_NULL; }
 
  protected:
   MpiTransport() = default;  // for test doubles of attach and detach: no MPI window

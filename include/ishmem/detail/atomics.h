@@ -15,6 +15,10 @@ namespace ishmemi {
 template <int Bytes>
 struct WordOf;
 template <>
+struct WordOf<2> {
+  typedef unsigned short type;
+};
+template <>
 struct WordOf<4> {
   typedef unsigned int type;
 };
@@ -22,7 +26,8 @@ template <>
 struct WordOf<8> {
   typedef unsigned long long type;
 };
-/* The unsigned word an AMO type travels as (every AMO and wait type is 4 or 8 bytes). */
+/* The unsigned word an AMO or wait type travels as: 4 or 8 bytes, 2 for the short waits (loads
+ * only; no AMO takes a 2-byte type). */
 template <class T>
 using word_t = typename WordOf<sizeof(T)>::type;
 
@@ -117,6 +122,7 @@ ISHMEMI_FN unsigned long long timer_now() {
   ISHMEMI_FN void st_##SEM(U *p, U v) {                                                    \
     asm volatile("st." #SEM ".sys.global.u" #BITS " [%0], %1;" ::"l"(p), C(v) : "memory"); \
   }
+ISHMEMI_LD(acquire, 16, "h", unsigned short)
 ISHMEMI_LD(acquire, 32, "r", unsigned int)
 ISHMEMI_LD(acquire, 64, "l", unsigned long long)
 ISHMEMI_LD(relaxed, 32, "r", unsigned int)

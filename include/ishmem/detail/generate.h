@@ -52,7 +52,7 @@
   ISHMEMI_SIGNAL_PUT_CALLS(ISHMEMI_F)                     \
   ISHMEMX_RMA_DEVICE_TYPES(ISHMEMI_SIGNAL_TYPED_F)        \
   ISHMEMI_SIGNAL_READ_CALLS(ISHMEMI_F)                    \
-  ISHMEMX_AMO_STANDARD_TYPES(ISHMEMI_P2P_F)
+  ISHMEMX_P2P_TYPES(ISHMEMI_P2P_F)
 
 /* Group forms (device-only extension names): PREFIX is the storage, H0/H1 the handle
  * parameter and the handle expression passed on; NAME is warp or block, G the group. */

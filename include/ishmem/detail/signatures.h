@@ -129,7 +129,7 @@
   F(uint64_t, signal_wait_until, (uint64_t * sig_addr, int cmp, uint64_t cmp_value),        \
     (sig_addr, cmp, cmp_value), signal_wait_until, uint64_t)
 
-/* ---- Wait and test (host and device), for the standard AMO types ---------------------------- */
+/* ---- Wait and test (host and device), for the point-to-point types (ISHMEMX_P2P_TYPES) ------- */
 
 #define ISHMEMI_P2P_FORM_CALLS(F, T, N, SUFFIX, TARGET, TARGET_NAME)                              \
   F(int, N##_wait_until_all##SUFFIX,                                                              \
