@@ -13,11 +13,8 @@
 #include "common/config.h"
 #include "heap/heap.h"
 #include "ishmem/device_handle.h"
-<<<<<<< HEAD
 #include "runtime/active_set.h"
-=======
 #include "runtime/static_data.h"
->>>>>>> r13-static
 #include "runtime/team.h"
 #include "transport/mpi_transport.h"
 
