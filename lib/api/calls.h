@@ -24,6 +24,6 @@
         ISHMEMI_UNPAREN ARGS);                                                                 \
   }
 // Both forms of an entry: the lists of RMA, AMO and put-with-signal calls have context twins.
-#define ISHMEMI_DEFINE_CALL_AND_CTX(...) \
-  ISHMEMI_DEFINE_CALL(__VA_ARGS__)       \
+#define ISHMEMI_DEFINE_CALLS(...)  \
+  ISHMEMI_DEFINE_CALL(__VA_ARGS__) \
   ISHMEMI_DEFINE_CTX_CALL(__VA_ARGS__)
