@@ -2,6 +2,7 @@
 // FIFO order of a ticket lock, and bad lock arguments.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <vector>
 
@@ -73,19 +74,25 @@ TEST(Lock, ServesInAskingOrder) {
     const long at = ishmem_long_atomic_fetch_inc(logged, 0);
     EXPECT_EQ(ishmem_long_p(log + at, entry, 0), ISHMEM_SUCCESS);
   };
-  auto tickets_taken = [&] {
-    return static_cast<long>(static_cast<unsigned long>(ishmem_long_atomic_fetch(lock, 0)) >> 32);
+  // Waits (at most 10 s, so that a lock without tickets fails instead of hanging) until
+  // `count` tickets were handed out.
+  auto await_tickets = [&](long count) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (static_cast<long>(static_cast<unsigned long>(ishmem_long_atomic_fetch(lock, 0)) >> 32) <
+           count)
+      if (std::chrono::steady_clock::now() > give_up) {
+        ADD_FAILURE() << "PE " << me << ": fewer than " << count << " tickets taken";
+        return;
+      }
   };
   if (me == 0) EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_SUCCESS);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   if (me == 0) {
-    while (tickets_taken() < n) {
-    }
+    await_tickets(n);
     append(0);
     EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
   } else {
-    while (tickets_taken() < me) {
-    }
+    await_tickets(me);
     for (int round = 0; round < 2; ++round) {
       EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_SUCCESS);
       append(round * 100 + me);
