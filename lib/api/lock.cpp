@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "api/amo_path.h"
+#include "api/checks.h"
 #include "api/guard.h"
 #include "common/spin_wait.h"
 
@@ -34,8 +35,12 @@ std::uint64_t lock_amo(AmoOp op, long *lock, std::uint64_t value, std::uint64_t 
   return old;
 }
 
+// Checked up front, so that a bad lock is reported once, under the lock call's name (the AMOs
+// below would report it as "atomic", and the lock call again).
 void check_lock(const long *lock, const char *fn) {
+  runtime();
   if (!lock) fail(ISHMEM_ERR_INVALID_ARG, "%s: lock is NULL", fn);
+  check_symmetric_word(lock, sizeof *lock, kLockPe, fn);
 }
 
 }  // namespace

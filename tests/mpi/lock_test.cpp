@@ -120,6 +120,7 @@ TEST(Lock, BadLocksAreErrors) {
   EXPECT_NE(std::strstr(ishmemx_last_error(), "ishmem_clear_lock: lock is NULL"), nullptr);
   EXPECT_EQ(ishmem_set_lock(&on_stack), ISHMEM_ERR_NOT_SYMMETRIC);
   EXPECT_EQ(ishmem_test_lock(&on_stack), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_NE(std::strstr(ishmemx_last_error(), "ishmem_test_lock"), nullptr) << ishmemx_last_error();
   EXPECT_EQ(on_stack, 0);
 }
 
