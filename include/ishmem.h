@@ -174,6 +174,7 @@ int ishmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
 #include "ishmem/team.h"        /* teams */
 #include "ishmem/collectives.h" /* broadcast, collect, alltoall, reductions on teams */
 #include "ishmem/deprecated.h"  /* active-set collectives, TYPE_OP_to_all, pSync constants */
+#include "ishmem/ctx.h"         /* contexts, locks, thread levels */
 
 #undef ISHMEMI_DECLARE
 #include "ishmem/detail/signatures_end.h"

@@ -211,11 +211,7 @@ ISHMEMI_SHMEM_PASS_CALL(int, team_sync, (shmem_team_t team), (team))
 ISHMEMI_SHMEM_CTX_FAMILIES
 ISHMEMI_SIGNAL_READ_CALLS(ISHMEMI_SHMEM_F)
 #define ISHMEMI_SHMEM_P2P(T, N) ISHMEMI_P2P_CALLS(ISHMEMI_SHMEM_F, T, N)
-#ifdef ISHMEMX_P2P_TYPES
 ISHMEMX_P2P_TYPES(ISHMEMI_SHMEM_P2P)
-#else
-ISHMEMX_AMO_STANDARD_TYPES(ISHMEMI_SHMEM_P2P)
-#endif
 
 /* ---- Collectives on teams (int in OpenSHMEM: the status as it is) ------------------------ */
 
@@ -231,7 +227,6 @@ ISHMEMX_REDUCE_ARITH_TYPES(ISHMEMI_SHMEM_REDUCE_ARITH)
 
 /* ---- Contexts, locks, threads (with ishmem/ctx.h) --------------------------------------- */
 
-#ifdef ISHMEM_CTX_DEFAULT
 typedef ishmem_ctx_t shmem_ctx_t;
 #define SHMEM_CTX_DEFAULT ISHMEM_CTX_DEFAULT
 #define SHMEM_CTX_INVALID ISHMEM_CTX_INVALID
@@ -263,7 +258,6 @@ static inline int shmem_test_lock(long *lock) {
 }
 ISHMEMI_SHMEM_PASS_CALL(int, init_thread, (int requested, int *provided), (requested, provided))
 ISHMEMI_SHMEM_VOID_CALL(query_thread, (int *provided), (provided))
-#endif /* ISHMEM_CTX_DEFAULT */
 
 #ifdef __cplusplus
 }

@@ -16,19 +16,16 @@
   X(int, int, P, S) X(long, long, P, S) X(long long, longlong, P, S) shmemi_bitwise_types(X, P, S)
 #define shmemi_extended_types(X, P, S) \
   shmemi_amo_types(X, P, S) X(float, float, P, S) X(double, double, P, S)
-#ifdef ISHMEMX_P2P_TYPES
 #define shmemi_p2p_types(X, P, S) \
   shmemi_amo_types(X, P, S) X(short, short, P, S) X(unsigned short, ushort, P, S)
-#else
-#define shmemi_p2p_types shmemi_amo_types
-#endif
 #define shmemi_reduce_bitwise_types(X, P, S) \
   X(unsigned char, uchar, P, S) X(unsigned short, ushort, P, S) shmemi_bitwise_types(X, P, S)
-#define shmemi_reduce_minmax_types(X, P, S)                                                   \
-  X(char, char, P, S)                                                                         \
-  X(signed char, schar, P, S) X(short, short, P, S) X(int, int, P, S) X(long, long, P, S)     \
-      X(long long, longlong, P, S) shmemi_reduce_bitwise_types(X, P, S) X(float, float, P, S) \
-          X(double, double, P, S) X(long double, longdouble, P, S)
+#define shmemi_reduce_minmax_types(X, P, S)                                                \
+  X(char, char, P, S)                                                                      \
+  X(signed char, schar, P, S)                                                              \
+  X(short, short, P, S) X(int, int, P, S) X(long, long, P, S) X(long long, longlong, P, S) \
+      shmemi_reduce_bitwise_types(X, P, S) X(float, float, P, S) X(double, double, P, S)   \
+          X(long double, longdouble, P, S)
 #define shmemi_rma_types shmemi_reduce_minmax_types
 #define shmemi_reduce_arith_types(X, P, S)                               \
   shmemi_reduce_minmax_types(X, P, S) X(double _Complex, complexd, P, S) \
@@ -220,9 +217,7 @@ void shmemi_generic_type_not_supported(void);
           shmemi_amo_types(ISHMEMI_SHMEM_CXX_STANDARD, F, ~)  \
               shmemi_bitwise_types(ISHMEMI_SHMEM_CXX_BITWISE, F, ~)
 ISHMEMI_SHMEM_CXX_FAMILIES(ISHMEMI_SHMEM_CXX_F)
-#ifdef ISHMEM_CTX_DEFAULT
 ISHMEMI_SHMEM_CXX_FAMILIES(ISHMEMI_SHMEM_CXX_CTX_F)
-#endif
 shmemi_p2p_types(ISHMEMI_SHMEM_CXX_P2P, ISHMEMI_SHMEM_CXX_F,
                  ~) shmemi_rma_types(ISHMEMI_SHMEM_CXX_COLLECTIVES, ISHMEMI_SHMEM_CXX_PASS_F, ~)
     shmemi_reduce_bitwise_types(ISHMEMI_SHMEM_CXX_REDUCE_BITWISE, ISHMEMI_SHMEM_CXX_PASS_F, ~)

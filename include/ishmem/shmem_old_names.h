@@ -96,9 +96,7 @@ ISHMEMI_SHMEM_OLD_EXTENDED(double, double)
   static inline ISHMEMI_SHMEM_VOID shmem_##N##_wait(T *ivar, T cmp_value) {      \
     ISHMEMI_SHMEM_RETURN(shmem_##N##_wait_until(ivar, SHMEM_CMP_NE, cmp_value)); \
   }
-#ifdef ISHMEMX_P2P_TYPES
 ISHMEMI_SHMEM_OLD_WAIT(short, short)
-#endif
 ISHMEMI_SHMEM_OLD_WAIT(int, int)
 ISHMEMI_SHMEM_OLD_WAIT(long, long)
 ISHMEMI_SHMEM_OLD_WAIT(long long, longlong)
@@ -108,7 +106,6 @@ static inline ISHMEMI_SHMEM_VOID shmem_wait(long *ivar, long cmp_value) {
 
 /* ---- Active-set collectives and their constants (ishmem/deprecated.h) ------------------ */
 
-#ifdef ISHMEM_BARRIER_SYNC_SIZE
 #define SHMEM_SYNC_VALUE ISHMEM_SYNC_VALUE
 #define SHMEM_SYNC_SIZE ISHMEM_SYNC_SIZE
 #define SHMEM_BCAST_SYNC_SIZE ISHMEM_BCAST_SYNC_SIZE
@@ -153,12 +150,9 @@ ISHMEMI_SHMEM_VOID_CALL(sync, (ISHMEMI_SHMEM_ACTIVE_SET), (ISHMEMI_SHMEM_ACTIVE_
                           (dest, source, dst, sst, nelems, ISHMEMI_SHMEM_ACTIVE_ARGS))
 ISHMEMI_SHMEM_SIZED_COLLECTIVES(32)
 ISHMEMI_SHMEM_SIZED_COLLECTIVES(64)
-#ifdef ISHMEMI_TO_ALL_CALLS /* the list of shmem_TYPE_OP_to_all, when ishmem.h keeps it */
 ISHMEMI_TO_ALL_CALLS(ISHMEMI_SHMEM_F)
-#endif
 ISHMEMI_SHMEM_VOID_CALL(pcontrol, (int level), (level))
 ISHMEMI_SHMEM_PASS_CALL(void *, malloc_with_hints, (size_t size, long hints), (size, hints))
-#endif /* ISHMEM_BARRIER_SYNC_SIZE */
 
 #ifdef __cplusplus
 }

@@ -84,6 +84,10 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
   return result;
 }
 
+// Out of line for the locks (api/lock.cpp), whose word is a 64-bit unsigned.
+template std::uint64_t amo_slow<std::uint64_t>(AmoOp, std::uint64_t *, std::uint64_t, std::uint64_t,
+                                               int, int &) noexcept;
+
 // The operations of the AMO signature lists: each is one call of amo<T>(op, dest, value, cond,
 // pe, rc). Every AMO reports its errors as "atomic".
 namespace host {
@@ -174,9 +178,9 @@ ISHMEMI_UPDATE_OP(xor, AmoOp::bit_xor)
 
 extern "C" {
 
-#define ISHMEMI_DEFINE_AMO_EXTENDED(T, N) ISHMEMI_AMO_EXTENDED_CALLS(ISHMEMI_DEFINE_CALL, T, N)
-#define ISHMEMI_DEFINE_AMO_STANDARD(T, N) ISHMEMI_AMO_STANDARD_CALLS(ISHMEMI_DEFINE_CALL, T, N)
-#define ISHMEMI_DEFINE_AMO_BITWISE(T, N) ISHMEMI_AMO_BITWISE_CALLS(ISHMEMI_DEFINE_CALL, T, N)
+#define ISHMEMI_DEFINE_AMO_EXTENDED(T, N) ISHMEMI_AMO_EXTENDED_CALLS(ISHMEMI_DEFINE_CALLS, T, N)
+#define ISHMEMI_DEFINE_AMO_STANDARD(T, N) ISHMEMI_AMO_STANDARD_CALLS(ISHMEMI_DEFINE_CALLS, T, N)
+#define ISHMEMI_DEFINE_AMO_BITWISE(T, N) ISHMEMI_AMO_BITWISE_CALLS(ISHMEMI_DEFINE_CALLS, T, N)
 ISHMEMX_AMO_STANDARD_TYPES(ISHMEMI_DEFINE_AMO_EXTENDED)
 ISHMEMX_AMO_EXTENDED_ONLY_TYPES(ISHMEMI_DEFINE_AMO_EXTENDED)
 ISHMEMX_AMO_STANDARD_TYPES(ISHMEMI_DEFINE_AMO_STANDARD)

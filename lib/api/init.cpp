@@ -1,8 +1,11 @@
 // Setup and query calls.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "api/checks.h"
+#include "api/ctx.h"
 #include "api/guard.h"
 #include "runtime/runtime.h"
 
@@ -25,20 +28,75 @@ bool in_static_data(const void *addr) {
   std::size_t off;
   return g_rt && g_rt->statics->usable() && g_rt->statics->contains(addr, 0, off);
 }
+
+// The thread level ishmem_query_thread reports: set by every successful initialization.
+int g_thread_level = ISHMEM_THREAD_SINGLE;
+
+// OpenSHMEM's levels are MPI's in the same order; MPI's constants are not 0..3 everywhere.
+int mpi_level(int level) {
+  static const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                               MPI_THREAD_MULTIPLE};
+  return levels[level];
+}
+int ishmem_level(int mpi) {
+  int level = ISHMEM_THREAD_SINGLE;
+  while (level < ISHMEM_THREAD_MULTIPLE && mpi_level(level + 1) <= mpi) ++level;
+  return level;
+}
+
+// Whether the program has called ishmem_finalize (successfully or not) since the last init.
+bool g_finalize_called = false;
+
+// OpenSHMEM 1.2 programs (start_pes) have no finalize call: the library finalizes when the
+// program exits. Only where ishmem started MPI itself; a program that runs MPI finalizes both.
+void finalize_at_exit() {
+  int finalized = 1;
+  if (g_fast.initialized && !g_finalize_called && MPI_Finalized(&finalized) == MPI_SUCCESS &&
+      !finalized)
+    ishmem_finalize();
+}
+
+// Starts MPI at level `start` (ISHMEM_THREAD_*) unless the program did, then the runtime;
+// returns the level both MPI and ishmem give, at most `requested`.
+int init_at(int start, int requested) {
+  int initialized = 0, provided = 0;
+  ISHMEMI_CHECK_MPI(MPI_Initialized(&initialized));
+  if (!initialized) {
+    ISHMEMI_CHECK_MPI(MPI_Init_thread(nullptr, nullptr, mpi_level(start), &provided));
+    static bool registered = false;
+    if (!registered && std::atexit(finalize_at_exit) == 0) registered = true;
+    g_started_mpi = true;
+  } else {
+    ISHMEMI_CHECK_MPI(MPI_Query_thread(&provided));
+  }
+  runtime_init(MPI_COMM_WORLD, g_started_mpi);
+  g_finalize_called = false;
+  return std::min(requested, ishmem_level(provided));
+}
 }  // namespace
 
 extern "C" {
 
 int ishmem_init(void) {
-  return guard([] {
-    int initialized = 0;
-    ISHMEMI_CHECK_MPI(MPI_Initialized(&initialized));
-    if (!initialized) {
-      int provided = 0;
-      ISHMEMI_CHECK_MPI(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided));
-      g_started_mpi = true;
-    }
-    runtime_init(MPI_COMM_WORLD, g_started_mpi);
+  // MPI started here is SINGLE; MPI the program started keeps its level.
+  return guard([] { g_thread_level = init_at(ISHMEM_THREAD_SINGLE, ISHMEM_THREAD_MULTIPLE); });
+}
+
+int ishmem_init_thread(int requested, int *provided) {
+  return guard([&] {
+    if (requested < ISHMEM_THREAD_SINGLE || requested > ISHMEM_THREAD_MULTIPLE)
+      fail(ISHMEM_ERR_INVALID_ARG,
+           "ishmem_init_thread: requested level %d is not an ISHMEM_THREAD_* level", requested);
+    g_thread_level = init_at(requested, requested);
+    if (provided) *provided = g_thread_level;
+  });
+}
+
+int ishmem_query_thread(int *provided) {
+  return guard([&] {
+    runtime();
+    if (!provided) fail(ISHMEM_ERR_INVALID_ARG, "ishmem_query_thread: provided is NULL");
+    *provided = g_thread_level;
   });
 }
 
@@ -52,11 +110,18 @@ int ishmemx_init_attr(const ishmemx_init_attr_t *attr) {
     if (attr->comm == MPI_COMM_NULL)
       fail(ISHMEM_ERR_INVALID_ARG, "ishmemx_init_attr: attr->comm is MPI_COMM_NULL");
     runtime_init(attr->comm, false);
+    int provided = 0;
+    ISHMEMI_CHECK_MPI(MPI_Query_thread(&provided));
+    g_thread_level = ishmem_level(provided);
   });
 }
 
 int ishmem_finalize(void) {
-  return guard([] { runtime_finalize(); });
+  g_finalize_called = true;
+  return guard([] {
+    contexts_finalize();
+    runtime_finalize();
+  });
 }
 
 int ishmem_my_pe(void) {

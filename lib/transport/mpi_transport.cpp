@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <mutex>
 
 #include "common/error.h"
 
@@ -42,16 +43,19 @@ void MpiTransport::close() {
 
 void MpiTransport::attach(char *addr, std::size_t bytes) {
   ISHMEMI_CHECK_MPI(MPI_Win_attach(win_, addr, static_cast<MPI_Aint>(bytes)));
+  std::unique_lock<std::shared_mutex> lock(regions_mutex_);
   regions_[static_cast<std::size_t>(addr - local_base_)] = bytes;
 }
 
 void MpiTransport::detach(char *addr) {
   ISHMEMI_CHECK_MPI(MPI_Win_detach(win_, addr));
+  std::unique_lock<std::shared_mutex> lock(regions_mutex_);
   regions_.erase(static_cast<std::size_t>(addr - local_base_));
 }
 
 std::size_t MpiTransport::span_at(std::size_t offset) const {
   // Heaps grow in the same chunks on every PE, so this PE's chunks are the target's too.
+  std::shared_lock<std::shared_mutex> lock(regions_mutex_);
   auto it = regions_.upper_bound(offset);
   if (it == regions_.begin()) return SIZE_MAX;  // not attached: MPI reports the error
   --it;
@@ -61,7 +65,8 @@ std::size_t MpiTransport::span_at(std::size_t offset) const {
 
 void MpiTransport::transfer(bool is_put, int pe, std::size_t offset, char *local, std::size_t bytes,
                             bool blocking) {
-  dirty_ = true;       // set first: an error part-way still leaves issued operations to flush
+  // Set first: an error part-way still leaves issued operations to flush.
+  dirty_.store(true, std::memory_order_release);
   while (bytes > 0) {  // MPI counts are int; one attached chunk per call
     int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
     MPI_Aint disp = bases_[pe] + static_cast<MPI_Aint>(offset);
@@ -110,9 +115,10 @@ void MpiTransport::progress() {
 }
 
 void MpiTransport::flush_all() {
-  if (!dirty_) return;
+  // Cleared before the flush: a transfer of another thread that sets it again meanwhile is
+  // flushed by the next quiet, not lost.
+  if (!dirty_.exchange(false, std::memory_order_acq_rel)) return;
   ISHMEMI_CHECK_MPI(MPI_Win_flush_all(win_));
-  dirty_ = false;
 }
 
 }  // namespace ishmem::detail

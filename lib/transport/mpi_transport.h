@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <map>
+#include <shared_mutex>
 #include <vector>
 
 namespace ishmem::detail {
@@ -58,8 +59,11 @@ class MpiTransport {
   MPI_Win win_ = MPI_WIN_NULL;
   char *local_base_ = nullptr;
   std::vector<MPI_Aint> bases_;
-  std::map<std::size_t, std::size_t> regions_;  // attached chunks, offset -> bytes (every PE)
-  bool dirty_ = false;
+  // Attached chunks, offset -> bytes (every PE). Under ISHMEM_THREAD_MULTIPLE a heap call of
+  // one thread attaches while another's RMA reads: the mutex is taken on the MPI path only.
+  std::map<std::size_t, std::size_t> regions_;
+  mutable std::shared_mutex regions_mutex_;
+  std::atomic<bool> dirty_{false};  // set by any thread's transfer, cleared by flush_all
 };
 
 // Completes this PE's outstanding RMA: stores to mapped peer memory are made visible, and MPI

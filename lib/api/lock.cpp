@@ -1,0 +1,86 @@
+// Distributed locks: a ticket lock in PE 0's copy of the symmetric long. Its high 32 bits
+// are the next ticket to hand out, its low 32 bits the ticket now served, so PEs enter in
+// the order they asked. Every access is an ordinary AMO (api/amo_path.h), node-local or
+// through MPI, on whatever symmetric memory the lock lives in.
+#include <cstdint>
+
+#include "api/amo_path.h"
+#include "api/checks.h"
+#include "api/guard.h"
+#include "common/spin_wait.h"
+
+using namespace ishmem::detail;
+
+namespace {
+
+static_assert(sizeof(long) == sizeof(std::uint64_t), "the lock word is a 64-bit long");
+
+constexpr int kLockPe = 0;
+constexpr std::uint64_t kTicket = std::uint64_t{1} << 32;  // one ticket in the high half
+constexpr std::uint64_t kServing = 0xffffffffu;            // the low half
+
+std::uint32_t ticket_of(std::uint64_t word) {
+  return static_cast<std::uint32_t>(word >> 32);
+}
+std::uint32_t serving_of(std::uint64_t word) {
+  return static_cast<std::uint32_t>(word & kServing);
+}
+
+// One AMO on the lock word; throws the AMO's error.
+std::uint64_t lock_amo(AmoOp op, long *lock, std::uint64_t value, std::uint64_t cond = 0) {
+  int rc;
+  const std::uint64_t old =
+      amo<std::uint64_t>(op, reinterpret_cast<std::uint64_t *>(lock), value, cond, kLockPe, rc);
+  if (rc != ISHMEM_SUCCESS) throw Error(rc, last_error());
+  return old;
+}
+
+// Checked up front, so that a bad lock is reported once, under the lock call's name (the AMOs
+// below would report it as "atomic", and the lock call again).
+void check_lock(const long *lock, const char *fn) {
+  runtime();
+  if (!lock) fail(ISHMEM_ERR_INVALID_ARG, "%s: lock is NULL", fn);
+  check_symmetric_word(lock, sizeof *lock, kLockPe, fn);
+}
+
+}  // namespace
+
+extern "C" {
+
+int ishmem_set_lock(long *lock) {
+  return guard([&] {
+    check_lock(lock, "ishmem_set_lock");
+    const std::uint64_t taken = lock_amo(AmoOp::add, lock, kTicket);
+    const std::uint32_t mine = ticket_of(taken);
+    if (serving_of(taken) == mine) return;
+    // Spins, then yields between reads: the holder (or PE 0's MPI progress) needs the CPU.
+    wait_for([&] { return serving_of(lock_amo(AmoOp::fetch, lock, 0)) == mine; });
+  });
+}
+
+int ishmem_test_lock(long *lock) {
+  int held = 1;
+  const int rc = guard([&] {
+    check_lock(lock, "ishmem_test_lock");
+    const std::uint64_t word = lock_amo(AmoOp::fetch, lock, 0);
+    if (ticket_of(word) != serving_of(word)) return;  // held, or PEs are waiting
+    // Take the next ticket only if nobody took one since: then it is served at once.
+    held = lock_amo(AmoOp::compare_swap, lock, word + kTicket, word) == word ? 0 : 1;
+  });
+  return rc == ISHMEM_SUCCESS ? held : rc;
+}
+
+int ishmem_clear_lock(long *lock) {
+  return guard([&] {
+    check_lock(lock, "ishmem_clear_lock");
+    // The holder's puts complete before the next holder may enter.
+    const int rc = ishmem_quiet();
+    if (rc != ISHMEM_SUCCESS) throw Error(rc, last_error());
+    // Only the holder changes the low half: serve the next ticket, wrapping 0xffffffff to 0
+    // without a carry into the tickets (adding 1 - 2^32 there).
+    const std::uint64_t word = lock_amo(AmoOp::fetch, lock, 0);
+    lock_amo(AmoOp::add, lock, serving_of(word) == kServing ? 1 - kTicket : 1);
+  });
+}
+
+}  // extern "C"
