@@ -19,6 +19,11 @@
 #define shmemx_putmem_signal_on_stream ishmemx_putmem_signal_on_stream
 #define shmemx_signal_wait_until_on_stream ishmemx_signal_wait_until_on_stream
 #define shmemx_team_sync_on_stream ishmemx_team_sync_on_stream
+/* Seconds since an arbitrary moment of this process (MPI_Wtime), as other implementations'
+ * shmemx.h offer it. */
+static inline double shmemx_wtime(void) {
+  return MPI_Wtime();
+}
 #define SHMEMX_VERSION_MAJOR ISHMEMX_VERSION_MAJOR
 #define SHMEMX_VERSION_MINOR ISHMEMX_VERSION_MINOR
 #define SHMEMX_VERSION_PATCH ISHMEMX_VERSION_PATCH

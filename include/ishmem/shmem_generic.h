@@ -20,12 +20,14 @@
   shmemi_amo_types(X, P, S) X(short, short, P, S) X(unsigned short, ushort, P, S)
 #define shmemi_reduce_bitwise_types(X, P, S) \
   X(unsigned char, uchar, P, S) X(unsigned short, ushort, P, S) shmemi_bitwise_types(X, P, S)
-#define shmemi_reduce_minmax_types(X, P, S)                                                \
-  X(char, char, P, S)                                                                      \
-  X(signed char, schar, P, S)                                                              \
-  X(short, short, P, S) X(int, int, P, S) X(long, long, P, S) X(long long, longlong, P, S) \
-      shmemi_reduce_bitwise_types(X, P, S) X(float, float, P, S) X(double, double, P, S)   \
-          X(long double, longdouble, P, S)
+/* clang-format reflows this table differently at every run. */
+/* clang-format off */
+#define shmemi_reduce_minmax_types(X, P, S)                                 \
+  X(char, char, P, S) X(signed char, schar, P, S) X(short, short, P, S)     \
+  X(int, int, P, S) X(long, long, P, S) X(long long, longlong, P, S)        \
+  shmemi_reduce_bitwise_types(X, P, S)                                      \
+  X(float, float, P, S) X(double, double, P, S) X(long double, longdouble, P, S)
+/* clang-format on */
 #define shmemi_rma_types shmemi_reduce_minmax_types
 #define shmemi_reduce_arith_types(X, P, S)                               \
   shmemi_reduce_minmax_types(X, P, S) X(double _Complex, complexd, P, S) \

@@ -32,6 +32,7 @@ void check_buffer(const void *p, std::size_t bytes, const char *fn, const char *
   std::size_t off;
   if (bytes == 0) return;  // nothing is read or written
   if (in_heap(p, bytes, off) && !g_fast.debug) return;
+  if (static_window(p, bytes, off, fn)) return;  // the program's static data: the MPI path
   const std::string name = std::string(fn) + " (" + what + ")";
   check_symmetric(p, bytes, ishmem_my_pe(), name.c_str());
 }
@@ -45,6 +46,10 @@ int collective(const Launch &launch, ishmem_team_t handle, CollectiveCall call,
     Team &team = team_of(rt, handle, launch.fn);
     call.fn = launch.fn;
     call.launch = launch;
+    // Buffers in the program's static data are not mapped between PEs: MPI moves them.
+    std::size_t off;
+    call.heap_dest =
+        !rt.statics->contains(call.dest, 0, off) && !rt.statics->contains(call.source, 0, off);
     FirstError outcome;
     outcome.attempt([&] { checks(team, call); });
     run_collective(rt, team, call, outcome);

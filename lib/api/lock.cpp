@@ -40,7 +40,9 @@ std::uint64_t lock_amo(AmoOp op, long *lock, std::uint64_t value, std::uint64_t 
 void check_lock(const long *lock, const char *fn) {
   runtime();
   if (!lock) fail(ISHMEM_ERR_INVALID_ARG, "%s: lock is NULL", fn);
-  check_symmetric_word(lock, sizeof *lock, kLockPe, fn);
+  std::size_t off;
+  if (!static_window_aligned(lock, 1, sizeof *lock, off, fn))
+    check_symmetric_word(lock, sizeof *lock, kLockPe, fn);
 }
 
 }  // namespace

@@ -95,15 +95,18 @@ void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const F
     mine.kind = CollectiveKind::rejected;
     mine.fn = call.fn;
     mine.launch = call.launch;
+    mine.heap_dest = call.heap_dest;
   }
   // A heap the CPU cannot address (a GPU one, the same on every PE): the device algorithm.
-  if (!g_fast.host_access) {
+  // Buffers outside the heap (static data, active sets) always take the MPI path.
+  if (!g_fast.host_access && call.heap_dest) {
     run_device_collective(rt, team, mine);
     checks.rethrow();
     return;
   }
   ++team.calls;
-  const CollectivePath &path = team.node_local ? kNodeCollectives : kMpiCollectives;
+  const CollectivePath &path =
+      team.node_local && call.heap_dest ? kNodeCollectives : kMpiCollectives;
   switch (mine.kind) {
     case CollectiveKind::broadcast:
       path.broadcast(rt, team, mine);

@@ -43,8 +43,9 @@ struct CollectiveCall {
   std::size_t nelems = 0;
   int root = 0;
   std::ptrdiff_t dst = 1, sst = 1;
-  // dest is symmetric heap memory (team calls), whose room for a collect is checked; false for
-  // the active-set calls, whose buffers are the caller's own memory.
+  // dest and source are symmetric heap memory, whose room for a collect is checked; false for
+  // the active-set calls, whose buffers are the caller's own memory, and for team calls on
+  // the program's static data: both run on the MPI path.
   bool heap_dest = true;
   const char *fn = "";
   Launch launch;

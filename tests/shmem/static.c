@@ -5,6 +5,9 @@
 long counter;
 static long ring[4];
 static int flag;
+static long lock;
+static long guarded; /* updated only under the lock, with plain get and put */
+static long sums[3], parts[3];
 
 int main(void) {
   int me, n, right, left;
@@ -24,6 +27,19 @@ int main(void) {
   if (me == 0) CHECK(counter == n);
   CHECK(shmem_long_g(&ring[1], right) == me + 1);
   CHECK(shmem_long_atomic_fetch(&counter, 0) == n);
+  shmem_barrier_all();
+  /* A lock in static data guards a non-atomic read-modify-write on PE 0. */
+  for (int i = 0; i < 5; ++i) {
+    shmem_set_lock(&lock);
+    shmem_long_p(&guarded, shmem_long_g(&guarded, 0) + 1, 0);
+    shmem_clear_lock(&lock);
+  }
+  /* A team reduction with static source and dest. */
+  for (int i = 0; i < 3; ++i) parts[i] = (long)(me + 1) * (i + 1);
+  CHECK(shmem_long_sum_reduce(SHMEM_TEAM_WORLD, sums, parts, 3) == 0);
+  for (int i = 0; i < 3; ++i) CHECK(sums[i] == (long)n * (n + 1) / 2 * (i + 1));
+  shmem_barrier_all();
+  CHECK(shmem_long_g(&guarded, 0) == 5L * n);
   shmem_barrier_all();
   return shmem_test_finish("shmem_static");
 }
