@@ -388,7 +388,10 @@ const unsigned long long kWaitExpected[] = {
     4, 0, 1, 3};  // waited any, waited all, test_all after it, signal seen
 constexpr int kWaitResults = sizeof(kWaitExpected) / sizeof(kWaitExpected[0]);
 
-#define WAIT_KERNEL(T, N)                                                                          \
+// SET and ADD name the setter's calls (stems): the atomics, or for the 2-byte types, which
+// have no atomics, ishmem_TYPE_p (its entries start at 0, so adding 1 stores 1).
+#define WAIT_KERNEL(T, N) WAIT_KERNEL_SET(T, N, N##_atomic_set, N##_atomic_add)
+#define WAIT_KERNEL_SET(T, N, SET, ADD)                                                            \
   __global__ void wait_calls_##N(                                                                  \
       ishmemx_device_handle_t h, bool use_handle, T *iv, T *iv2, uint64_t *sig, const int *status, \
       const int *excluded, const T *cv, const T *cv2, size_t *idx, unsigned long long *out) {      \
@@ -397,10 +400,10 @@ constexpr int kWaitResults = sizeof(kWaitExpected) / sizeof(kWaitExpected[0]);
     if (blockIdx.x == 1) { /* part 2's setter */                                                   \
       const int me = ishmem_my_pe(h);                                                              \
       spin_cycles(40000);                                                                          \
-      CALL(hf, ishmem_##N##_atomic_set, iv2 + 4, (T)7, me);                                        \
+      CALL(hf, ishmem_##SET, iv2 + 4, (T)7, me);                                                   \
       spin_cycles(40000);                                                                          \
       for (int i = 0; i < 6; ++i)                                                                  \
-        if (i != 4) CALL(hf, ishmem_##N##_atomic_add, iv2 + i, (T)1, me);                          \
+        if (i != 4) CALL(hf, ishmem_##ADD, iv2 + i, (T)1, me);                                     \
       for (int i = 0; i < 3; ++i) {                                                                \
         spin_cycles(20000);                                                                        \
         CALL(hf, ishmem_putmem_signal, iv2 + 6, iv2 + 6, 0, sig, 1, ISHMEM_SIGNAL_ADD, me);        \
@@ -482,6 +485,8 @@ void run_wait_calls(const char *name, Kernel kernel) {
 }
 
 ISHMEMX_AMO_STANDARD_TYPES(WAIT_KERNEL)
+WAIT_KERNEL_SET(short, short, short_p, short_p)
+WAIT_KERNEL_SET(unsigned short, ushort, ushort_p, ushort_p)
 
 // ---- Message-passing litmus: put data, fence, put flag; the flag's reader sees the data -----
 // Producers write round r's four words, then raise the flag to r + 1, 100k rounds, never
