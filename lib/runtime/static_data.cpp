@@ -115,7 +115,9 @@ StaticData::StaticData(MPI_Comm comm) {
     window_.reset();
     unusable_code_ = ISHMEM_ERR_UNSUPPORTED;
     unusable_ = std::string("has no MPI window (") +
-                (made.ok() ? "another PE could not make it" : made.text()) + ")";
+                (made.ok() ? "another PE could not make it" : made.text()) +
+                "; with Open MPI, OMPI_MCA_osc=^ucx lets another one-sided component make it, "
+                "as ishmemrun does)";
   }
   log(LogLevel::info, "the program's static data %s: RMA and atomics on it will fail",
       unusable_.c_str());
