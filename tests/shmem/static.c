@@ -1,5 +1,7 @@
-/* Symmetric static data through shmem.h (built when ishmem has it): global and static
- * variables as RMA, atomic and wait targets, as OpenSHMEM programs use them. */
+/* Symmetric static data through shmem.h: global and static variables as RMA, atomic, wait,
+ * lock and team-reduction targets, as OpenSHMEM programs use them. It never touches the heap,
+ * so that it can run beside a GPU heap too. */
+#define SHMEM_TEST_STATIC_COUNTS
 #include "shmem_test.h"
 
 long counter;
