@@ -91,10 +91,12 @@ void create(ishmem_team_t team, long options, ishmem_ctx_t *out, const char *fn)
 }
 
 // Completes what `ctx` issued: this thread's stores (node-local targets), then an MPI flush
-// of each off-node target it issued to since its last quiet.
+// of each off-node target it issued to since its last quiet. The program's static data has
+// one window for every context, whose operations cannot be told apart: all are completed.
 void quiet_ctx(ishmemi_ctx &ctx) {
   Runtime &rt = runtime();
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (rt.statics->dirty()) rt.statics->flush_all();
   if (!rt.remote) return;
   for (int pe = 0; pe < ctx.n_issued; ++pe)
     if (ctx.issued[pe].load(std::memory_order_relaxed) &&
@@ -195,7 +197,8 @@ int ishmem_ctx_fence(ishmem_ctx_t ctx) {
   // there a fence is the context's quiet.
   return guard([&] {
     ishmemi_ctx &c = live(ctx, "ishmem_ctx_fence");
-    if (runtime().remote)
+    const Runtime &rt = runtime();
+    if (rt.remote || rt.statics->dirty())
       quiet_ctx(c);
     else
       std::atomic_thread_fence(std::memory_order_release);

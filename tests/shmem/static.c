@@ -30,6 +30,18 @@ int main(void) {
   CHECK(shmem_long_g(&ring[1], right) == me + 1);
   CHECK(shmem_long_atomic_fetch(&counter, 0) == n);
   shmem_barrier_all();
+  /* A context's quiet completes its non-blocking puts to static data. */
+  {
+    shmem_ctx_t ctx;
+    long mine = 100 + me;
+    CHECK(shmem_ctx_create(0, &ctx) == 0);
+    shmem_ctx_long_put_nbi(ctx, &ring[2], &mine, 1, right);
+    shmem_ctx_quiet(ctx);
+    shmem_sync_all();
+    CHECK(ring[2] == 100 + left);
+    shmem_ctx_destroy(ctx);
+    shmem_barrier_all();
+  }
   /* A lock in static data guards a non-atomic read-modify-write on PE 0. */
   for (int i = 0; i < 5; ++i) {
     shmem_set_lock(&lock);
