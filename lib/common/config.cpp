@@ -139,6 +139,12 @@ Config load_config(const std::function<const char *(const char *)> &getenv_fn) {
   if (config.max_teams < 2 || config.max_teams > kMaxTeams)
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_MAX_TEAMS=%ld: must be 2 to %ld (WORLD and SHARED included)",
          config.max_teams, kMaxTeams);
+  if (config.max_local_pes < 0)
+    fail(ISHMEM_ERR_CONFIG, "ISHMEM_MAX_LOCAL_PES=%ld: must not be negative (0: no cap)",
+         config.max_local_pes);
+  if (config.progress_interval < 1 || config.progress_interval > 1000000)
+    fail(ISHMEM_ERR_CONFIG, "ISHMEM_PROGRESS_INTERVAL=%ld: must be 1 to 1000000 microseconds",
+         config.progress_interval);
   return config;
 }
 

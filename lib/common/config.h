@@ -38,6 +38,14 @@ namespace ishmem::detail {
     "auto binds each PE's threads to the cores nearest its GPU (hwloc); none leaves them")     \
   X(node_local, NODE_LOCAL, choice, "auto", "auto|self",                                       \
     "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI")    \
+  X(max_local_pes, MAX_LOCAL_PES, integer, "0", "",                                            \
+    "Split mode: at most this many consecutive PEs of a node share memory; each group is "     \
+    "treated as a node of its own (1: every PE alone); 0: no cap (docs/MULTI_NODE.md)")        \
+  X(progress_thread, PROGRESS_THREAD, choice, "auto", "auto|on|off",                           \
+    "A thread that drives MPI progress and serves off-node requests while the PE computes; "   \
+    "auto starts it when some PEs are off-node and MPI provides MPI_THREAD_MULTIPLE")          \
+  X(progress_interval, PROGRESS_INTERVAL, integer, "20", "",                                   \
+    "Microseconds the progress thread sleeps when it finds no work (1 to 1000000)")            \
   X(max_teams, MAX_TEAMS, integer, "32", "",                                                   \
     "Team slots per PE, ISHMEM_TEAM_WORLD and ISHMEM_TEAM_SHARED included (2 to 1024); each "  \
     "takes 4 KiB + ISHMEM_COLLECTIVE_SCRATCH of the symmetric heap")                           \

@@ -118,6 +118,16 @@ void heap_changed(Runtime &rt) {
   gpu_heap_changed(rt);
 }
 
+void require_mpi_multiple(const char *what) {
+  int provided = MPI_THREAD_SINGLE;
+  ISHMEMI_CHECK_MPI(MPI_Query_thread(&provided));
+  if (provided != MPI_THREAD_MULTIPLE)
+    fail(ISHMEM_ERR_UNSUPPORTED,
+         "%s needs MPI_THREAD_MULTIPLE, but MPI provides level %d: start MPI with "
+         "MPI_Init_thread(..., MPI_THREAD_MULTIPLE, ...) or let ishmem_init start it",
+         what, provided);
+}
+
 Runtime &runtime() {
   if (!g_rt) fail(ISHMEM_ERR_NOT_INITIALIZED, "ishmem is not initialized (call ishmem_init)");
   return *g_rt;
@@ -149,6 +159,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   });
   check_config_agrees(comm, rt->config);
   set_log_level(level_of(rt->config.log));
+  rt->service =
+      std::make_unique<ServiceThread>(std::chrono::microseconds(rt->config.progress_interval));
 
   agreed_setup_step(comm, "MPI setup", [&] {
     rt->boot = std::make_unique<MpiBootstrap>(comm, rt->config.node_local == "self");
@@ -210,6 +222,8 @@ void runtime_finalize() {
   FirstError device;
   device.attempt([&] { rt.backend->quiesce(); });
   sync_all(rt, CollectiveOp::finalize);
+  // Past the barrier no peer's operation still needs this PE's progress or service.
+  rt.service->stop();
   watch_serve(nullptr);
   // Past the barrier no peer reaches this PE's static data; freeing its window is collective.
   FirstError statics;

@@ -11,6 +11,7 @@
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
 #include "common/config.h"
+#include "common/service_thread.h"
 #include "heap/heap.h"
 #include "ishmem/device_handle.h"
 #include "runtime/active_set.h"
@@ -63,10 +64,17 @@ struct Runtime {
   std::unique_ptr<Teams> teams;
   // The active sets of the deprecated collectives; their communicators go first of all.
   ActiveSets active_sets;
+  // The background thread (common/service_thread.h); it starts with its first poller and is
+  // stopped first at finalize, before anything its pollers use goes away.
+  std::unique_ptr<ServiceThread> service;
 
   bool multi_node() const { return boot->topology().n_nodes > 1; }
 };
 extern Runtime *g_rt;
+
+// Throws ISHMEM_ERR_UNSUPPORTED naming `what` unless MPI provides MPI_THREAD_MULTIPLE, which
+// a service thread calling MPI beside the program's threads needs.
+void require_mpi_multiple(const char *what);
 
 // Builds and tears down the runtime. Throw Error.
 void runtime_init(MPI_Comm comm, bool owns_mpi);

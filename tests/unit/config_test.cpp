@@ -227,7 +227,7 @@ TEST(Config, VarsTableIsComplete) {
 #undef ISHMEMI_TEST_FIELD
   const auto &vars = config_vars();
   ASSERT_EQ(vars.size(), fields.size());
-  EXPECT_EQ(vars.size(), 18u);
+  EXPECT_EQ(vars.size(), 21u);
   Config defaults = load_config([](const char *) -> const char * { return nullptr; });
   std::set<std::string> seen;
   for (const ConfigVarInfo &v : vars) {

@@ -1,0 +1,61 @@
+// One background thread per PE that serves what must move while the program computes: MPI
+// progress for peers' passive-target operations on this PE, the off-node service of GPU
+// heaps, and the device proxy's request ring. Each user registers a poll function; the thread
+// calls every poller in turn, keeps going while any reports work, and otherwise sleeps for
+// the interval (ISHMEM_PROGRESS_INTERVAL).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ishmem::detail {
+
+class ServiceThread {
+ public:
+  // A poller returns true if it did work (the thread then polls again at once). It may throw
+  // ishmem::detail::Error: the first error is logged and kept (first_error()); the poller is
+  // then dropped, since calling it again would only repeat the failure.
+  using Poller = std::function<bool()>;
+
+  explicit ServiceThread(std::chrono::microseconds interval) : interval_(interval) {}
+  ~ServiceThread() { stop(); }
+  ServiceThread(const ServiceThread &) = delete;
+  ServiceThread &operator=(const ServiceThread &) = delete;
+
+  // Registers `poll` under `name` (for messages) and starts the thread if it is not running.
+  // Returns an id for remove(). Throws ISHMEM_ERR_INTERNAL if the thread cannot start.
+  int add(const char *name, Poller poll);
+  // Unregisters a poller; on return the thread is not inside it and never calls it again.
+  void remove(int id);
+  // Stops and joins the thread (pollers stay registered until destruction). Idempotent.
+  void stop();
+  bool running() const { return thread_.joinable(); }
+  std::chrono::microseconds interval() const { return interval_; }
+  // The message of the first poller error, or empty.
+  std::string first_error() const;
+
+ private:
+  struct Entry {
+    int id;
+    std::string name;
+    Poller poll;
+  };
+  void loop();
+
+  const std::chrono::microseconds interval_;
+  mutable std::mutex mutex_;  // held while pollers run: remove() waits for the current one
+  std::condition_variable wake_;
+  std::vector<Entry> pollers_;
+  int next_id_ = 1;
+  bool stopping_ = false;
+  std::string first_error_;
+  std::thread thread_;
+};
+
+}  // namespace ishmem::detail
