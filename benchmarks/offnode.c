@@ -80,27 +80,23 @@ static int checker_of(int op) {
   return op == ISHMEM_PUT || op == MPI_PUT ? 1 : 0;
 }
 
-static void measure(int op, size_t size, long ops, int window, b_samples *lat, b_samples *bw,
+static void measure(int op, size_t size, const b_plan *p, b_samples *lat, b_samples *bw,
                     int record) {
-  const long fit = (long)(SAMPLE_BYTES / size) > 0 ? (long)(SAMPLE_BYTES / size) : 1;
-  const long lat_chunk = fit < ops ? fit : ops;
-  const long bw_chunk = fit / window > 1 ? fit / window : 1;
-  const long loops = (ops + window - 1) / window;
   once(op, size); /* brings the buffers back after the other sizes */
-  for (long done = 0, n; done < ops; done += n) {
-    n = ops - done < lat_chunk ? ops - done : lat_chunk;
+  for (long done = 0, n; done < p->ops; done += n) {
+    n = p->ops - done < p->lat_chunk ? p->ops - done : p->lat_chunk;
     double t0 = b_now_us();
     for (long i = 0; i < n; ++i) once(op, size);
     if (record) b_push(lat, (b_now_us() - t0) / n);
   }
-  for (long done = 0, n; done < loops; done += n) {
-    n = loops - done < bw_chunk ? loops - done : bw_chunk;
+  for (long done = 0, n; done < p->loops; done += n) {
+    n = p->loops - done < p->bw_chunk ? p->loops - done : p->bw_chunk;
     double t0 = b_now_us();
     for (long l = 0; l < n; ++l) {
-      for (int w = 0; w < window; ++w) start(op, size);
+      for (int w = 0; w < p->window; ++w) start(op, size);
       complete(op);
     }
-    if (record) b_push(bw, (double)size * window * n / (b_now_us() - t0)); /* MB/s */
+    if (record) b_push(bw, (double)size * p->window * n / (b_now_us() - t0)); /* MB/s */
   }
 }
 
@@ -131,23 +127,18 @@ int main(int argc, char **argv) {
   mpi_ok(MPI_Allgather(&mine, 1, MPI_AINT, raw_base, 1, MPI_AINT, MPI_COMM_WORLD), "MPI_Allgather");
   mpi_ok(MPI_Win_lock_all(MPI_MODE_NOCHECK, win), "MPI_Win_lock_all");
 
-  int n_sizes = 0;
-  for (size_t s = o.min_size; s <= o.max_size && n_sizes < 63; s *= 2) ++n_sizes;
+  const int n_sizes = b_n_sizes(&o);
   b_samples *lat = calloc((size_t)(n_sizes * N_OPS), sizeof(b_samples));
   b_samples *bw = calloc((size_t)(n_sizes * N_OPS), sizeof(b_samples));
   for (int r = -1; r < o.reps; ++r) { /* r = -1: the warm-up sweep, not recorded */
     size_t size = o.min_size;
     for (int k = 0; k < n_sizes; ++k, size *= 2) {
-      long ops = b_ops(&o, size);
-      if (r < 0) ops = (o.warmup < ops ? o.warmup : ops) + 1;
-      const long fit = (long)(SAMPLE_BYTES / size) > 0 ? (long)(SAMPLE_BYTES / size) : 1;
-      const int window = fit < o.window ? (int)fit : o.window;
+      const b_plan plan = b_plan_size(&o, size, r, SAMPLE_BYTES);
       for (int op = 0; op < N_OPS; ++op) {
         memset(target_of(op), 0, size);
         MPI_Win_sync(win);
         b_barrier_all();
-        if (me == 0)
-          measure(op, size, ops, window, &lat[k * N_OPS + op], &bw[k * N_OPS + op], r >= 0);
+        if (me == 0) measure(op, size, &plan, &lat[k * N_OPS + op], &bw[k * N_OPS + op], r >= 0);
         b_barrier_all();
         MPI_Win_sync(win);
         if (me == checker_of(op) && !b_check(target_of(op), size)) {
