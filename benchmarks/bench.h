@@ -221,6 +221,36 @@ static long b_ops(const bench_opts *o, size_t size) {
   return n < 10 ? 10 : n;
 }
 
+/* The sizes of a sweep: o->min_size doubling up to o->max_size (at most 63). */
+static int b_n_sizes(const bench_opts *o) {
+  int n = 0;
+  for (size_t s = o->min_size; s <= o->max_size && n < 63; s *= 2) ++n;
+  return n;
+}
+
+/* One size's counts in repetition `r` (r < 0: the warm-up sweep, few operations). A window and
+ * a timed sample move at most `sample_bytes`: short samples, so that a preempted one is an
+ * outlier that the median drops. */
+typedef struct {
+  long ops;       /* latency operations */
+  int window;     /* non-blocking operations per completion */
+  long loops;     /* bandwidth windows, about ops operations in all */
+  long lat_chunk; /* operations per latency sample */
+  long bw_chunk;  /* windows per bandwidth sample */
+} b_plan;
+
+static b_plan b_plan_size(const bench_opts *o, size_t size, int r, size_t sample_bytes) {
+  b_plan p;
+  p.ops = b_ops(o, size);
+  if (r < 0) p.ops = (o->warmup < p.ops ? o->warmup : p.ops) + 1;
+  const long fit = (long)(sample_bytes / size) > 0 ? (long)(sample_bytes / size) : 1;
+  p.window = fit < o->window ? (int)fit : o->window;
+  p.loops = (p.ops + p.window - 1) / p.window;
+  p.lat_chunk = fit < p.ops ? fit : p.ops;
+  p.bw_chunk = fit / p.window > 1 ? fit / p.window : 1;
+  return p;
+}
+
 /* ---- Timing and output ------------------------------------------------------------------ */
 
 static double b_now_us(void) {

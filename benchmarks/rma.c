@@ -99,8 +99,7 @@ int main(int argc, char **argv) {
   b_fill(src, o.max_size);
   if (me == 0) b_header(&o, OP, WHAT);
 
-  int n_sizes = 0;
-  for (size_t s = o.min_size; s <= o.max_size && n_sizes < 63; s *= 2) ++n_sizes;
+  const int n_sizes = b_n_sizes(&o);
   b_samples *lat = calloc((size_t)n_sizes, sizeof(b_samples));
   b_samples *bw = calloc((size_t)n_sizes, sizeof(b_samples));
   b_samples *ref_lat = calloc((size_t)n_sizes, sizeof(b_samples));
@@ -108,15 +107,9 @@ int main(int argc, char **argv) {
   for (int r = -1; r < o.reps; ++r) { /* r = -1: the warm-up sweep, not recorded */
     size_t size = o.min_size;
     for (int k = 0; k < n_sizes; ++k, size *= 2) {
-      long ops = b_ops(&o, size);
-      if (r < 0) ops = (o.warmup < ops ? o.warmup : ops) + 1;
-      /* A window and a timed sample move at most SAMPLE_BYTES: short samples, so that a
-       * preempted one is an outlier that the median drops. */
-      const long fit = (long)(SAMPLE_BYTES / size) > 0 ? (long)(SAMPLE_BYTES / size) : 1;
-      const int window = fit < o.window ? (int)fit : o.window;
-      const long loops = (ops + window - 1) / window;
-      const long lat_chunk = fit < ops ? fit : ops;
-      const long bw_chunk = fit / window > 1 ? fit / window : 1;
+      const b_plan p = b_plan_size(&o, size, r, SAMPLE_BYTES);
+      const long ops = p.ops, loops = p.loops, lat_chunk = p.lat_chunk, bw_chunk = p.bw_chunk;
+      const int window = p.window;
       memset(dst, 0, size);
       b_local_sync();
       b_barrier_all();

@@ -52,6 +52,10 @@ if ! runner_rows '^[a-z]+,[a-z_]+,[0-9]' "$tmp/raw.csv" "$bench/ishmem-bench-put
       run oshmem "$prog"
       run mpi "$prog"
     done
+    # Off-node put and get beside raw MPI one-sided calls, one program (split mode).
+    launch_env=(ISHMEM_NODE_LOCAL=self OMPI_MCA_osc=^ucx)
+    runner_launch ishmem offnode 2 "$limit" "${prog_args[@]}"
+    cat "$tmp/rows" >>"$tmp/raw.csv"
   done
 fi
 # One row per (impl, op, size): the median over the rounds, in first-seen order.
@@ -61,6 +65,7 @@ awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds
   # The memcpy reference (measured by ishmem-bench-put in the same process) is a peer of put.
   { impl = $1; op = $2
     if (op == "memcpy") { impl = "memcpy"; op = "put" }
+    if (op ~ /^offnode_mpi_/) { impl = "mpi_raw"; sub(/_mpi/, "", op) }
     key = impl SUBSEP op SUBSEP $3
     lat[key] = $4; bw[key] = $5; have[impl, op] = 1
     if (!((op, $3) in seen)) { seen[op, $3] = 1; sizes[op] = sizes[op] " " $3 } }
@@ -101,6 +106,14 @@ awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds
     table("fetch_add", "lat", "long atomic_fetch_add latency (us)", "oshmem")
     table("compare_swap", "lat", "long atomic_compare_swap latency (us)", "oshmem")
     table("swap", "lat", "long atomic_swap latency (us)", "oshmem")
+    table("offnode_put", "lat", "off-node putmem + quiet latency (us), split mode " \
+          "(mpi_raw: MPI_Put + MPI_Win_flush, same run)", "mpi_raw")
+    table("offnode_put", "bw", "off-node put bandwidth (MB/s): putmem_nbi x window + quiet " \
+          "(mpi_raw: MPI_Put x window + MPI_Win_flush)", "mpi_raw")
+    table("offnode_get", "lat", "off-node getmem latency (us) (mpi_raw: MPI_Get + MPI_Win_flush)",
+          "mpi_raw")
+    table("offnode_get", "bw", "off-node get bandwidth (MB/s): getmem_nbi x window + quiet " \
+          "(mpi_raw: MPI_Get x window + MPI_Win_flush)", "mpi_raw")
     table("signal_pingpong", "lat",
           "putmem_signal ping-pong, one-way latency (us) (no OSHMEM peer: 1.5 call)", "oshmem")
 
@@ -132,5 +145,17 @@ awk -F, -v quick="$quick" -v rounds="$([ -n "$from" ] && echo 1 || echo "$rounds
     }
     target("put bandwidth >= 1 MiB, worst ishmem / memcpy", worst, worst != "" && worst >= 0.9,
            ">= 0.9")
+    lat_worst = bw_worst = ""
+    split(substr(sizes["offnode_put"], 2), s, " ")
+    for (k = 1; k in s; ++k) {
+      r = rnum(lat["ishmem", "offnode_put", s[k]], lat["mpi_raw", "offnode_put", s[k]])
+      if (s[k] + 0 <= 1048576 && r != "" && (lat_worst == "" || r > lat_worst)) lat_worst = r
+      r = rnum(bw["ishmem", "offnode_put", s[k]], bw["mpi_raw", "offnode_put", s[k]])
+      if (r != "" && (bw_worst == "" || r < bw_worst)) bw_worst = r
+    }
+    target("off-node put + quiet 8 B-1 MiB, worst / MPI", lat_worst,
+           lat_worst != "" && lat_worst <= 1.1, "<= 1.1")
+    target("off-node put bandwidth, worst ishmem / MPI", bw_worst,
+           bw_worst != "" && bw_worst >= 0.9, ">= 0.9")
   }' "$tmp/all.csv"
 runner_end

@@ -78,8 +78,13 @@ int init_at(int start, int requested) {
 extern "C" {
 
 int ishmem_init(void) {
-  // MPI started here is SINGLE; MPI the program started keeps its level.
-  return guard([] { g_thread_level = init_at(ISHMEM_THREAD_SINGLE, ISHMEM_THREAD_MULTIPLE); });
+  // MPI started here is MULTIPLE, which the progress thread needs, unless that thread is
+  // turned off: some MPI components refuse MULTIPLE (docs/MULTI_NODE.md, "Progress"). MPI the
+  // program started keeps its level. The variable's value is checked by ishmem_init's table.
+  const char *thread = std::getenv("ISHMEM_PROGRESS_THREAD");
+  const int start =
+      thread && std::strcmp(thread, "off") == 0 ? ISHMEM_THREAD_SINGLE : ISHMEM_THREAD_MULTIPLE;
+  return guard([start] { g_thread_level = init_at(start, ISHMEM_THREAD_MULTIPLE); });
 }
 
 int ishmem_init_thread(int requested, int *provided) {

@@ -209,24 +209,28 @@ ISHMEMI_P2P_OPS(, T)
 ISHMEMI_P2P_OPS(_vector, const T *)
 #undef ISHMEMI_P2P_OPS
 
-// A signal outside a CPU-addressable heap: in static data (peers' MPI operations get one
-// chance to land first), elsewhere in this process's memory, or nowhere readable.
-[[gnu::cold, gnu::noinline]] std::uint64_t signal_fetch_slow(const char *fn,
-                                                             const std::uint64_t *sig_addr) {
+// A signal that peers may update through MPI: in static data or in a heap with off-node PEs
+// (their MPI operations get one chance to land first: a loop of fetches must not starve
+// them); elsewhere in this process's memory, or nowhere readable.
+[[gnu::noinline]] std::uint64_t signal_fetch_slow(const char *fn, const std::uint64_t *sig_addr) {
   int rc = guard([&] {
     std::size_t off;
     if (MpiTransport *statics = static_window_aligned(sig_addr, 1, sizeof *sig_addr, off, fn))
       statics->progress();
     else if (!sig_addr || !g_fast.host_access)
       fail(ISHMEM_ERR_INVALID_ARG, "%s: no CPU-readable signal", fn);
+    else if (MpiTransport *remote = runtime().remote)
+      remote->progress();
   });
   return rc == ISHMEM_SUCCESS ? __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE) : 0;
 }
 
 template <class>
 std::uint64_t signal_fetch(const char *fn, const std::uint64_t *sig_addr) {
+  // direct_atomics: a CPU-addressable heap without off-node PEs, whose peers store the signal
+  // themselves; with an MPI window the slow path lets MPI progress first.
   std::size_t off;
-  if (__builtin_expect(g_fast.host_access && in_heap(sig_addr, sizeof *sig_addr, off), 1))
+  if (__builtin_expect(g_fast.direct_atomics && in_heap(sig_addr, sizeof *sig_addr, off), 1))
     return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
   return signal_fetch_slow(fn, sig_addr);
 }

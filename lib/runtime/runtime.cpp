@@ -8,6 +8,7 @@
 #include "bootstrap/stall_watch.h"
 #include "common/error.h"
 #include "runtime/gpu_runtime.h"
+#include "runtime/progress.h"
 #include "runtime/sync.h"
 
 namespace ishmem::detail {
@@ -185,6 +186,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   rt->statics = std::make_unique<StaticData>(rt->boot->world());
   // The teams' areas come first in the heap: the same offset on every PE.
   agreed_setup_step(comm, "building the teams", [&] { teams_init(*rt); });
+  // Before the first barrier: from there on peers may aim operations at this PE.
+  agreed_setup_step(comm, "starting the progress thread", [&] { start_progress_thread(*rt); });
 
   bool contiguous = true;
   for (int slot = 0; slot < topo.n_local; ++slot)

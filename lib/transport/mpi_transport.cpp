@@ -65,22 +65,28 @@ std::size_t MpiTransport::span_at(std::size_t offset) const {
 
 void MpiTransport::transfer(bool is_put, int pe, std::size_t offset, char *local, std::size_t bytes,
                             bool blocking) {
-  // Set first: an error part-way still leaves issued operations to flush.
-  dirty_.store(true, std::memory_order_release);
-  while (bytes > 0) {  // MPI counts are int; one attached chunk per call
-    int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
-    MPI_Aint disp = bases_[pe] + static_cast<MPI_Aint>(offset);
-    if (is_put)
-      ISHMEMI_CHECK_MPI(MPI_Put(local, n, MPI_BYTE, pe, disp, n, MPI_BYTE, win_));
-    else
-      ISHMEMI_CHECK_MPI(MPI_Get(local, n, MPI_BYTE, pe, disp, n, MPI_BYTE, win_));
-    local += n;
-    offset += n;
-    bytes -= n;
+  // A blocking transfer completes at the target before it returns, so it leaves nothing for
+  // quiet to flush: putmem + quiet is MPI_Put + MPI_Win_flush, as a program using MPI writes
+  // it, instead of a flush_local and a flush_all. A non-blocking one marks the window first,
+  // and so does an error part-way, which still leaves issued operations to flush.
+  if (!blocking) dirty_.store(true, std::memory_order_release);
+  try {
+    while (bytes > 0) {  // MPI counts are int; one attached chunk per call
+      int n = static_cast<int>(std::min({bytes, span_at(offset), std::size_t{INT_MAX}}));
+      MPI_Aint disp = bases_[pe] + static_cast<MPI_Aint>(offset);
+      if (is_put)
+        ISHMEMI_CHECK_MPI(MPI_Put(local, n, MPI_BYTE, pe, disp, n, MPI_BYTE, win_));
+      else
+        ISHMEMI_CHECK_MPI(MPI_Get(local, n, MPI_BYTE, pe, disp, n, MPI_BYTE, win_));
+      local += n;
+      offset += n;
+      bytes -= n;
+    }
+    if (blocking) ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));
+  } catch (...) {
+    dirty_.store(true, std::memory_order_release);
+    throw;
   }
-  // A blocking put needs only its source back (local completion); a get needs the data.
-  if (blocking && is_put) ISHMEMI_CHECK_MPI(MPI_Win_flush_local(pe, win_));
-  if (blocking && !is_put) ISHMEMI_CHECK_MPI(MPI_Win_flush(pe, win_));
 }
 
 void MpiTransport::put(int pe, std::size_t offset, const void *source, std::size_t bytes,

@@ -24,7 +24,7 @@ class MpiTransport {
   // inject failures; they run once per heap chunk, never on the RMA paths.
   virtual void attach(char *addr, std::size_t bytes);
   virtual void detach(char *addr);
-  // Blocking forms wait for local completion (put: source reusable; get: data arrived).
+  // Blocking forms complete at the target (MPI_Win_flush) and leave nothing to flush_all.
   void put(int pe, std::size_t offset, const void *source, std::size_t bytes, bool blocking);
   void get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking);
   // Atomic read-modify-write of one element at `offset` on `pe` (MPI_Fetch_and_op, or

@@ -1,0 +1,48 @@
+#include "runtime/progress.h"
+
+#include "common/error.h"
+#include "runtime/runtime.h"
+
+namespace ishmem::detail {
+
+namespace {
+
+bool mpi_is_multiple() {
+  int provided = MPI_THREAD_SINGLE;
+  ISHMEMI_CHECK_MPI(MPI_Query_thread(&provided));
+  return provided == MPI_THREAD_MULTIPLE;
+}
+
+}  // namespace
+
+bool start_progress_thread(Runtime &rt) {
+  const std::string &mode = rt.config.progress_thread;
+  if (mode == "off") return false;
+  if (mode == "on") {
+    require_mpi_multiple("ISHMEM_PROGRESS_THREAD=on");
+  } else {  // auto: only peers reached through MPI can be starved by a computing PE
+    if (!rt.remote) return false;
+    if (!mpi_is_multiple()) {
+      log(LogLevel::info,
+          "no progress thread: MPI is not at MPI_THREAD_MULTIPLE, so only this PE's ishmem "
+          "calls drive progress for its off-node peers' operations");
+      return false;
+    }
+  }
+  // Both transports' progress() only read their window handle and call MPI_Win_sync and
+  // MPI_Iprobe, which MPI_THREAD_MULTIPLE allows beside the program's own MPI calls; the
+  // windows are freed only after finalize has stopped this thread. No work is ever reported
+  // (MPI does not say whether it ran anything), so the thread sleeps between polls.
+  MpiTransport *remote = rt.remote;
+  StaticData *statics = rt.statics.get();
+  rt.service->add("MPI progress", [remote, statics] {
+    if (remote) remote->progress();
+    statics->progress();
+    return false;
+  });
+  log(LogLevel::info, "progress thread: MPI progress every %lld us",
+      static_cast<long long>(rt.service->interval().count()));
+  return true;
+}
+
+}  // namespace ishmem::detail
