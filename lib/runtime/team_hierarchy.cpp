@@ -177,6 +177,11 @@ void build_hierarchy(const Runtime &rt, Team &team) {
   if (leads) team.leaders = subteam(team, leaders, team.node_of[team.my_index], comm);
   team.node = subteam(team, local, my_local, MPI_COMM_NULL);
   team.node->node_local = true;
+  if (team.my_index == 0)
+    log(LogLevel::info,
+        "team %d: %d PEs on %zu nodes: its barrier and collectives meet in each node's memory, "
+        "and over MPI between the nodes' first PEs",
+        team.slot, n, leaders.size());
 }
 
 }  // namespace ishmem::detail
