@@ -45,17 +45,12 @@ Shape world() {
   return shape;
 }
 
-// The tests run on one machine: a node is every PE, or in split mode (ISHMEM_MAX_LOCAL_PES=k;
-// ISHMEM_NODE_LOCAL=self is k = 1) the group of k consecutive PEs.
-bool on_my_node(int pe) {
-  const long k = each_pe_alone() ? 1 : ishmem::detail::load_config().max_local_pes;
-  return k == 0 || pe / k == my_pe() / k;
-}
-
 Shape shared() {
+  // The tests run on one machine: its PEs in groups of ISHMEM_MAX_LOCAL_PES (0: one group).
+  const long k = ishmem::detail::load_config().max_local_pes;
   Shape shape{ISHMEM_TEAM_SHARED, {}};
   for (int pe = 0; pe < n_pes(); ++pe)
-    if (on_my_node(pe)) shape.pes.push_back(pe);
+    if (k == 0 || pe / k == my_pe() / k) shape.pes.push_back(pe);
   return shape;
 }
 
@@ -230,13 +225,13 @@ TEST(Teams, TeamPtrAddressesMembers) {
   for (int i = 0; i < n; ++i) {
     long *p = static_cast<long *>(ishmem_team_ptr(reversed.team, buf, i));
     EXPECT_EQ(p, ishmem_ptr(buf, n - 1 - i)) << "member " << i;
-    const bool reachable = on_my_node(n - 1 - i);
+    const bool reachable = node_local(n - 1 - i);
     EXPECT_EQ(p != nullptr, reachable) << "member " << i;
     if (p) p[my_pe()] = 100 + my_pe();
   }
   ishmem_barrier_all();
   for (int pe = 0; pe < n; ++pe)
-    if (on_my_node(pe)) {
+    if (node_local(pe)) {
       EXPECT_EQ(buf[pe], 100 + pe) << "from PE " << pe;
     }
   long on_stack = 0;
