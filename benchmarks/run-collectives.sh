@@ -11,6 +11,10 @@
 #               MPI, then the next PE count), and report the median of the runs (default 3)
 #   --quick     one round, fewer iterations, sizes up to 64 KiB (about a minute)
 #   --csv       print the figures as CSV (pes,impl,op,size_bytes,latency_us,bandwidth_MBps)
+#   --split K   split mode for ishmem: ISHMEM_MAX_LOCAL_PES=K (groups of K consecutive PEs
+#               are separate "nodes", so WORLD's collectives run hierarchically: node memory
+#               inside a group, MPI between the groups' first PEs; docs/MULTI_NODE.md), with
+#               OMPI_MCA_osc=^ucx. The peers run as always: MPI's collectives see one node.
 # Environment: COLL_ARGS  arguments for the programs (default "--iters 1000 --reps 5
 #              --max-size 4M"; --quick: "--iters 200 --reps 3 --max-size 64K");
 #              BENCH_MPIRUN_ARGS  extra mpirun/oshrun arguments.
@@ -21,11 +25,12 @@ set -u
 # shellcheck source=benchmarks/runner.sh
 source "$(dirname "$0")/runner.sh"
 runner_options "$0" "$@"
-build="" rounds="" pes=()
+build="" rounds="" split="" pes=()
 set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="${2:?--rounds needs a number}"; shift ;;
+    --split) split="${2:?--split needs a group size}"; shift ;;
     -*) echo "run-collectives.sh: unknown option $1" >&2; exit 2 ;;
     *) if [ -z "$build" ]; then build="$1"; else pes+=("$1"); fi ;;
   esac
@@ -37,6 +42,7 @@ bench="$build/benchmarks"
 rounds="${rounds:-$((quick ? 1 : 3))}"
 runner_counts "PE count" "${pes[@]}"
 runner_counts "--rounds" "$rounds"
+[ -z "$split" ] || runner_counts "--split" "$split"
 runner_program_args "${COLL_ARGS:-}" "--iters 200 --reps 3 --max-size 64K" \
   "--iters 1000 --reps 5 --max-size 4M"
 cores="$(nproc 2>/dev/null || echo 1)"
@@ -50,8 +56,12 @@ if ! runner_rows '^[0-9]+,[a-z]+,[a-z_]+,[0-9]' "$tmp/raw.csv" "$bench/mpi-bench
       launch_env=()
       [ "$n" -gt "$cores" ] && launch_env=("OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}")
       for impl in ishmem oshmem mpi; do
+        base_env=("${launch_env[@]}")
+        [ -n "$split" ] && [ "$impl" = ishmem ] &&
+          launch_env+=("ISHMEM_MAX_LOCAL_PES=$split" "OMPI_MCA_osc=^ucx")
         runner_launch "$impl" collectives "$n" 900 --csv "${prog_args[@]}" &&
           sed "s/^/$n,/" "$tmp/rows" >>"$tmp/raw.csv"
+        launch_env=("${base_env[@]}")
       done
     done
   done
@@ -62,6 +72,7 @@ runner_summarize 4 "pes,impl,op,size_bytes,latency_us,bandwidth_MBps"
 if [ -z "$from" ]; then
   echo "collectives on $(hostname): $cores cores ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null |
     sed 's/.*: //')), $(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')"
+  [ -z "$split" ] || echo "split mode: ishmem with ISHMEM_MAX_LOCAL_PES=$split (groups of $split PEs as nodes)"
   echo "program arguments: ${prog_args[*]}; $rounds round(s); load average before:" \
     "$load_before, after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 else

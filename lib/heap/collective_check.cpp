@@ -49,12 +49,63 @@ class Records {
   std::vector<CollectiveRecord> large_;
 };
 
+bool same_record(const CollectiveRecord &a, const CollectiveRecord &b) {
+  return a.op == b.op && a.arg[0] == b.arg[0] && a.arg[1] == b.arg[1];
+}
+
 }  // namespace
+
+CollectiveCheck::CollectiveCheck(const MpiBootstrap &boot, ControlSegment &control)
+    : boot_(boot), control_(control), over_mpi_(boot.topology().n_nodes > 1) {
+  if (!over_mpi_) return;
+  const Topology &topo = boot.topology();
+  ISHMEMI_CHECK_MPI(MPI_Comm_split(boot.world(), topo.local_rank == 0 ? 0 : MPI_UNDEFINED,
+                                   topo.my_pe, &leaders_));
+  if (leaders_ != MPI_COMM_NULL)
+    ISHMEMI_CHECK_MPI(MPI_Comm_set_errhandler(leaders_, MPI_ERRORS_RETURN));
+}
+
+CollectiveCheck::~CollectiveCheck() {
+  int finalized = 1;
+  if (leaders_ == MPI_COMM_NULL || MPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
+  if (MPI_Comm_free(&leaders_) != MPI_SUCCESS)
+    log(LogLevel::warn, "MPI_Comm_free of the node leaders' communicator failed");
+}
+
+void CollectiveCheck::across_nodes(const CollectiveRecord &mine) {
+  const auto op = static_cast<CollectiveOp>(mine.op);
+  bool differ;
+  if (op >= CollectiveOp::malloc) {  // heap calls compare their arguments too
+    Records all(boot_.topology().n_pes);
+    control_.exchange(mine, all.data());
+    differ = false;
+    for (int pe : boot_.topology().local_pes) differ = differ || !same_record(all.data()[pe], mine);
+  } else {
+    differ = !control_.barrier(op);
+  }
+  if (leaders_ != MPI_COMM_NULL) {
+    // A bitwise OR of the record and its complement keeps a bit in both only where the
+    // leaders' calls differ; the last word carries a difference inside a node.
+    std::uint64_t words[7] = {mine.op,      mine.arg[0],  mine.arg[1],     ~mine.op,
+                              ~mine.arg[0], ~mine.arg[1], differ ? 1u : 0u};
+    std::uint64_t any[7] = {};
+    MPI_Request req;
+    ISHMEMI_CHECK_MPI(MPI_Iallreduce(words, any, 7, MPI_UINT64_T, MPI_BOR, leaders_, &req));
+    watch_complete(req, "MPI_Iallreduce");
+    differ =
+        any[6] != 0 || (any[0] & any[3]) != 0 || (any[1] & any[4]) != 0 || (any[2] & any[5]) != 0;
+  }
+  // The release: when the calls differ the leader arrives from no call, which every PE of
+  // the node sees as a difference.
+  const bool leader_differs = leaders_ != MPI_COMM_NULL && differ;
+  const bool same = control_.barrier(leader_differs ? CollectiveOp::none : op);
+  if (differ || !same) compare_over_mpi(mine);
+}
 
 void CollectiveCheck::check(CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1) {
   watch_enter(op);
   const CollectiveRecord mine{static_cast<std::uint64_t>(op), {arg0, arg1}};
-  if (over_mpi_) return compare_over_mpi(mine);
+  if (over_mpi_) return across_nodes(mine);
   Records all(boot_.topology().n_pes);
   control_.exchange(mine, all.data());
   compare(mine, all.data());

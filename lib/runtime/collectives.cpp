@@ -105,8 +105,10 @@ void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const F
     return;
   }
   ++team.calls;
-  const CollectivePath &path =
-      team.node_local && call.heap_dest ? kNodeCollectives : kMpiCollectives;
+  const CollectivePath &path = !call.heap_dest   ? kMpiCollectives
+                               : team.node_local ? kNodeCollectives
+                               : team.node       ? kHierCollectives
+                                                 : kMpiCollectives;
   switch (mine.kind) {
     case CollectiveKind::broadcast:
       path.broadcast(rt, team, mine);

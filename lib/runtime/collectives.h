@@ -1,7 +1,9 @@
 // The collectives on teams (broadcast, collect, fcollect, alltoall, alltoalls, reductions),
 // host-initiated and blocking. Node-local teams on a CPU-addressable heap move the data
-// through the peers' mappings (collectives_node.cpp); other teams use MPI's collectives on
-// the team's communicator (collectives_mpi.cpp). docs/COLLECTIVES.md describes both.
+// through the peers' mappings (collectives_node.cpp); teams that span nodes combine that
+// inside each node with MPI between the nodes' leaders (team_hierarchy.cpp); buffers outside
+// the heap use MPI's collectives on the team's communicator (collectives_mpi.cpp).
+// docs/COLLECTIVES.md describes them.
 #pragma once
 
 #include <cstddef>
@@ -80,6 +82,16 @@ struct CollectivePath {
 };
 extern const CollectivePath kNodeCollectives;  // collectives_node.cpp
 extern const CollectivePath kMpiCollectives;   // collectives_mpi.cpp
+// The same MPI algorithms without ISHMEM_DEBUG=1's comparison of the calls: the leaders' step
+// of kHierCollectives, which compares over the whole team first.
+extern const CollectivePath kMpiSteps;
+// Teams that span nodes, on a host heap: node-local shared memory inside each node, MPI
+// between the nodes' leaders (team_hierarchy.cpp).
+extern const CollectivePath kHierCollectives;
+
+// ISHMEM_DEBUG=1's check on the MPI paths: every member's record, gathered over the team's
+// communicator; throws ISHMEM_ERR_MISMATCH on every member unless they agree.
+void compare_over_mpi(Team &team, const CollectiveCall &call);
 
 // Throws ISHMEM_ERR_NOT_SYMMETRIC unless the heap holds `total` bytes from collect's dest
 // (checked for this PE's own part only before the counts were known).

@@ -21,17 +21,6 @@ int mpi_count(std::size_t n, const CollectiveCall &call) {
   return static_cast<int>(n);
 }
 
-// ISHMEM_DEBUG=1: every member's record, compared before any data moves.
-void compare_over_mpi(Team &team, const CollectiveCall &call) {
-  const CallRecord mine = record_of(call);
-  std::vector<CallRecord> all(team.members.size());
-  MPI_Request req;
-  ISHMEMI_CHECK_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE,
-                                   team.comm, &req));
-  watch_complete(req, "MPI_Iallgather");
-  compare_records(team, all.data(), call.fn);
-}
-
 class Datatype {
  public:
   Datatype() = default;
@@ -148,7 +137,25 @@ void over_mpi(Runtime &rt, Team &team, const CollectiveCall &call) {
   if (debug || !rejected_call) Algorithm(team, call);
 }
 
+template <void (*Algorithm)(Team &, const CollectiveCall &)>
+void step(Runtime &, Team &team, const CollectiveCall &call) {
+  Algorithm(team, call);
+}
+
 }  // namespace
+
+void compare_over_mpi(Team &team, const CollectiveCall &call) {
+  const CallRecord mine = record_of(call);
+  std::vector<CallRecord> all(team.members.size());
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Iallgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE,
+                                   team.comm, &req));
+  watch_complete(req, "MPI_Iallgather");
+  compare_records(team, all.data(), call.fn);
+}
+
+const CollectivePath kMpiSteps = {step<broadcast>, step<collect>, step<alltoall>, step<reduce>,
+                                  step<rejected>};
 
 const CollectivePath kMpiCollectives = {over_mpi<broadcast>, over_mpi<collect>, over_mpi<alltoall>,
                                         over_mpi<reduce>, over_mpi<rejected>};

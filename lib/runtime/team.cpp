@@ -24,6 +24,9 @@ struct alignas(64) SyncWords {
   std::atomic<std::uint64_t> epoch;
   std::uint64_t call[2];     // hash of the call's name
   char name[2][kNameBytes];  // the name, for the mismatch report
+  // A team spanning nodes: whether the node's leader found the members' calls different
+  // (sync_across_nodes). Written before the leader's release, read after it.
+  std::uint64_t differ;
 };
 static_assert(sizeof(SyncWords) <= kTeamSyncBytes, "the sync words fit their part of the area");
 
@@ -63,36 +66,100 @@ std::string calls_text(const Team &team, const std::vector<std::string> &names) 
   return text;
 }
 
-void sync_in_area(Team &team, const char *what) {
-  const std::uint64_t epoch = ++team.sync_epoch;
-  const int parity = static_cast<int>(epoch & 1);
+// Stores this PE's call for the epoch's parity; returns its hash.
+std::uint64_t publish_call(Team &team, const char *what, int parity) {
   if (team.sync_name != what) {
     team.sync_hash = name_hash(what);
     team.sync_name = what;
   }
-  const std::uint64_t call = team.sync_hash;
   SyncWords *mine = sync_words(team.area);
-  if (mine->call[parity] != call) {  // a repeated call keeps its name: no copy on the hot path
-    mine->call[parity] = call;
+  if (mine->call[parity] != team.sync_hash) {  // a repeated call keeps its name: no copy
+    mine->call[parity] = team.sync_hash;
     copy_name(mine->name[parity], what);
   }
-  mine->epoch.store(epoch, std::memory_order_release);
+  return team.sync_hash;
+}
+
+// Waits until member `index` of a node-local team reaches `epoch`; returns its words.
+const SyncWords *wait_epoch(const Team &team, int index, std::uint64_t epoch,
+                            SpinDeadline &deadline) {
+  const SyncWords *peer = sync_words(team.peer(team.area, index));
+  wait_for(
+      [&] { return peer->epoch.load(std::memory_order_acquire) >= epoch; },
+      [&] {
+        deadline.poll([&](std::vector<int> &pes) {
+          for (int i = 0; i < team.n_pes(); ++i)
+            if (sync_words(team.peer(team.area, i))->epoch.load(std::memory_order_acquire) < epoch)
+              pes.push_back(team.members[i]);
+        });
+      });
+  return peer;
+}
+
+// Every member's call, gathered over the team's communicator for one report.
+[[noreturn]] void report_over_mpi(Team &team, const char *what) {
+  char my_name[kNameBytes] = {0};
+  copy_name(my_name, what);
+  std::vector<char> all(kNameBytes * team.members.size());
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Iallgather(my_name, kNameBytes, MPI_CHAR, all.data(), kNameBytes, MPI_CHAR,
+                                   team.comm, &req));
+  watch_complete(req, "MPI_Iallgather");
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < team.members.size(); ++i)
+    names.emplace_back(&all[i * kNameBytes], strnlen(&all[i * kNameBytes], kNameBytes));
+  report_calls(team, what, names);
+}
+
+// A bitwise OR over `comm` of the call's hash, its complement and `differ`: true when any
+// member's call differs from another's, or any member already saw a difference.
+bool calls_differ_over_mpi(MPI_Comm comm, std::uint64_t call, bool differ) {
+  std::uint64_t mine[3] = {call, ~call, differ ? 1u : 0u}, any[3] = {0, 0, 0};
+  MPI_Request req;
+  // Node-local members may still read and write each other's heaps by loads and stores: what
+  // this PE stored before the sync is seen by the others after it.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  ISHMEMI_CHECK_MPI(MPI_Iallreduce(mine, any, 3, MPI_UINT64_T, MPI_BOR, comm, &req));
+  watch_complete(req, "MPI_Iallreduce");
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return (any[0] & any[1]) != 0 || any[2] != 0;
+}
+
+// A team spanning nodes: the node's members arrive in their words (odd epochs), the node's
+// leader waits for them and meets the other leaders over MPI, then releases its node (even
+// epochs) with the outcome. Members whose calls differ anywhere all fail, naming every call.
+void sync_across_nodes(Team &team, const char *what) {
+  Team &node = *team.node;
+  const std::uint64_t release = node.sync_epoch += 2;
+  const int parity = static_cast<int>((release / 2) & 1);
+  const std::uint64_t call = publish_call(node, what, parity);
+  SyncWords *mine = sync_words(node.area);
+  SpinDeadline deadline(what);
+  bool differ = false;
+  if (node.my_index != 0) {
+    mine->epoch.store(release - 1, std::memory_order_release);
+    differ = wait_epoch(node, 0, release, deadline)->differ != 0;
+  } else {
+    for (int i = 1; i < node.n_pes(); ++i)
+      differ = wait_epoch(node, i, release - 1, deadline)->call[parity] != call || differ;
+    differ = calls_differ_over_mpi(team.leaders->comm, call, differ);
+    mine->differ = differ ? 1 : 0;
+    mine->epoch.store(release, std::memory_order_release);
+  }
+  if (differ) report_over_mpi(team, what);
+}
+
+void sync_in_area(Team &team, const char *what) {
+  const std::uint64_t epoch = ++team.sync_epoch;
+  const int parity = static_cast<int>(epoch & 1);
+  const std::uint64_t call = publish_call(team, what, parity);
+  sync_words(team.area)->epoch.store(epoch, std::memory_order_release);
   SpinDeadline deadline(what);
   bool same = true;
   const int n = team.n_pes();
-  for (int step = 1; step < n; ++step) {  // from the next member on: arrivals spread out
-    const SyncWords *peer = sync_words(team.peer(team.area, (team.my_index + step) % n));
-    wait_for([&] { return peer->epoch.load(std::memory_order_acquire) >= epoch; },
-             [&] {
-               deadline.poll([&](std::vector<int> &pes) {
-                 for (int i = 0; i < n; ++i)
-                   if (sync_words(team.peer(team.area, i))->epoch.load(std::memory_order_acquire) <
-                       epoch)
-                     pes.push_back(team.members[i]);
-               });
-             });
-    same = same && peer->call[parity] == call;
-  }
+  for (int step = 1; step < n; ++step)  // from the next member on: arrivals spread out
+    same =
+        wait_epoch(team, (team.my_index + step) % n, epoch, deadline)->call[parity] == call && same;
   if (same) return;
   std::vector<std::string> names;
   for (int i = 0; i < n; ++i) {
@@ -132,6 +199,7 @@ Team &add_team(Runtime &rt, int slot, std::vector<int> members, int my_index, MP
   for (int pe : team->members) team->node_local = team->node_local && rt.pe_slot[pe] >= 0;
   team->area = rt.teams->area(slot);
   for (int pe : team->members) team->heaps.push_back(peer_address(rt, rt.heap->local_base(), pe));
+  if (!team->node_local && rt.teams->host_heap) build_hierarchy(rt, *team);
   rt.teams->slots[slot] = std::move(team);
   return *rt.teams->slots[slot];
 }
@@ -192,33 +260,14 @@ char *peer_address(const Runtime &rt, const void *p, int pe) {
 void team_sync(Runtime &rt, Team &team, const char *what) {
   if (team.n_pes() == 1) return;
   if (team.node_local && rt.teams->host_heap) return sync_in_area(team, what);
+  if (team.node) return sync_across_nodes(team, what);
   team_sync_over_mpi(team, what);
 }
 
 void team_sync_over_mpi(Team &team, const char *what) {
   // A bitwise OR of the call's hash and of its complement: both keep a bit only where the
-  // members' calls differ.
-  const std::uint64_t call = name_hash(what);
-  std::uint64_t mine[2] = {call, ~call}, any[2] = {0, 0};
-  MPI_Request req;
-  // Node-local members may still read and write each other's heaps by loads and stores: what
-  // this PE stored before the sync is seen by the others after it.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  ISHMEMI_CHECK_MPI(MPI_Iallreduce(mine, any, 2, MPI_UINT64_T, MPI_BOR, team.comm, &req));
-  watch_complete(req, "MPI_Iallreduce");
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if ((any[0] & any[1]) == 0) return;
-  // Every member saw the difference: all gather the names for one report.
-  char my_name[kNameBytes] = {0};
-  copy_name(my_name, what);
-  std::vector<char> all(kNameBytes * team.members.size());
-  ISHMEMI_CHECK_MPI(MPI_Iallgather(my_name, kNameBytes, MPI_CHAR, all.data(), kNameBytes, MPI_CHAR,
-                                   team.comm, &req));
-  watch_complete(req, "MPI_Iallgather");
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < team.members.size(); ++i)
-    names.emplace_back(&all[i * kNameBytes], strnlen(&all[i * kNameBytes], kNameBytes));
-  report_calls(team, what, names);
+  // members' calls differ. Every member sees the difference: all gather the names.
+  if (calls_differ_over_mpi(team.comm, name_hash(what), false)) report_over_mpi(team, what);
 }
 
 }  // namespace ishmem::detail

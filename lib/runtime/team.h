@@ -41,6 +41,14 @@ struct Team {
   std::uint64_t sync_hash = 0;
   ishmem_team_config_t config{};
   long config_mask = 0;
+  // A team of a host heap whose members span nodes runs its barrier and most collectives in
+  // two levels (team_hierarchy.cpp): `node`, its members on this node (a node-local team over
+  // this team's area; its first member leads the node), and on each node's leader `leaders`,
+  // one member per node, ranked by team index. node_of[i] is member i's node, as its leader's
+  // rank in `leaders`. All empty for other teams.
+  std::unique_ptr<Team> node;
+  std::unique_ptr<Team> leaders;
+  std::vector<int> node_of;
 
   Team() = default;
   Team(const Team &) = delete;
@@ -98,6 +106,9 @@ char *peer_address(const Runtime &rt, const void *p, int pe);
 void team_sync(Runtime &rt, Team &team, const char *what);
 // The MPI form of team_sync, whatever the team.
 void team_sync_over_mpi(Team &team, const char *what);
+// Collective over the members of a team that spans nodes, when it is made: builds team.node,
+// team.leaders and team.node_of. Throws Error.
+void build_hierarchy(const Runtime &rt, Team &team);
 
 // Splits and destroy (team_split.cpp), collective over the parent's (the team's) members;
 // each throws the same Error on every member, after which its outputs are
