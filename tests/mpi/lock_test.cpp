@@ -64,7 +64,7 @@ TEST(Lock, TestLockTakesOnlyAFreeLock) {
 
 // PE 0 holds the lock while PEs 1, 2, ... ask for it one after another (each waits until
 // the one before it holds a ticket: the high half of the word on PE 0, docs/CONTEXTS.md);
-// each enters, logs itself, leaves and asks again at once. A ticket lock serves them in
+// each enters, logs itself, leaves and asks again in the same order. A ticket lock serves them in
 // asking order both times; a lock that lets a leaving PE barge in would log it twice in a row.
 TEST(Lock, ServesInAskingOrder) {
   long *lock = sym_longs(1), *log = sym_longs(2 * n_pes()), *logged = sym_longs(1);
@@ -92,8 +92,11 @@ TEST(Lock, ServesInAskingOrder) {
     append(0);
     EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
   } else {
-    await_tickets(me);
     for (int round = 0; round < 2; ++round) {
+      // PEs ask in PE order each round: the one before this PE holds its ticket already. In
+      // the second round that is its re-asking ticket, which a PE descheduled between leaving
+      // and asking again would otherwise take after a later PE's.
+      await_tickets(round == 0 ? me : n + me - 1);
       EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_SUCCESS);
       append(round * 100 + me);
       EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
