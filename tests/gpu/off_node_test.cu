@@ -1,6 +1,6 @@
 // Host-initiated calls on a GPU heap to off-node PEs (the served path: staged through pinned
 // host buffers, atomics run as device atomics at the target). Run with every PE its own node
-// (ISHMEM_NODE_LOCAL=self) or in split mode; the data checks hold in every mode. Handle form:
+// (ISHMEM_MAX_LOCAL_PES=1) or in nodes of two (=2); the data checks hold in both. Handle form:
 // no relocatable device code.
 #include <cstdint>
 #include <vector>
@@ -137,8 +137,7 @@ TEST(GpuOffNode, DeviceAndServedAtomicsOnOneWord) {
   int locals = local, n_local = 0;
   MPI_Allreduce(&locals, &n_local, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  EXPECT_LT(n_local, n_pes())
-      << "no PE was off-node: run with ISHMEM_NODE_LOCAL=self or split mode";
+  EXPECT_LT(n_local, n_pes()) << "no PE was off-node: run in split mode (ISHMEM_MAX_LOCAL_PES)";
   EXPECT_EQ(ishmem_uint64_atomic_fetch(word, 0), std::uint64_t(kAdds) * n_pes());
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ishmem_free(word);

@@ -2,6 +2,7 @@
 // heaps, run with every PE its own node: transfers of several chunks, every atomic of every
 // AMO type executed at the target, put-with-signal ordering, and a bad PE. Each PE works on
 // the heap of the next PE in a ring, so each word has one writer and exact expected values.
+// With ISHMEM_MAX_LOCAL_PES=2, half the targets are node-local.
 #include <gtest/gtest.h>
 
 #include <cstdint>
