@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "ishmem.h"
+#include "runtime/runtime.h"
+#include "runtime/served_off_node.h"
 
 namespace {
 
@@ -20,6 +22,13 @@ int prev_pe() {
 }
 unsigned char pattern(int pe, std::size_t i) {
   return static_cast<unsigned char>((i * 131 + static_cast<std::size_t>(pe) * 7 + i / 4093) & 0xff);
+}
+
+// The program runs with ISHMEM_OFF_NODE=served: the checks below are the served path's.
+TEST(ServedOffNode, IsThePathInUse) {
+  ishmem::detail::OffNode *remote = ishmem::detail::runtime().remote;
+  ASSERT_NE(remote, nullptr) << "no off-node PEs: run with ISHMEM_MAX_LOCAL_PES";
+  EXPECT_NE(dynamic_cast<ishmem::detail::ServedOffNode *>(remote), nullptr);
 }
 
 // Sizes around the served path's 1 MiB chunk: one byte, one chunk and a bit, and several
