@@ -42,6 +42,10 @@ namespace ishmem::detail {
   X(max_local_pes, MAX_LOCAL_PES, integer, "0", "",                                            \
     "Split mode: at most this many consecutive PEs of a node share memory; each group is "     \
     "treated as a node of its own (1: every PE alone); 0: no cap (docs/MULTI_NODE.md)")        \
+  X(off_node, OFF_NODE, choice, "auto", "auto|window|served",                                  \
+    "How off-node PEs are reached: window (one-sided MPI, host heaps), served (the "           \
+    "target's thread executes requests; GPU heaps stage through pinned host memory), "         \
+    "auto (window for host heaps, served for GPU heaps)")                                      \
   X(progress_thread, PROGRESS_THREAD, choice, "auto", "auto|on|off",                           \
     "A thread that drives MPI progress and serves off-node requests while the PE computes; "   \
     "auto starts it when some PEs are off-node and MPI provides MPI_THREAD_MULTIPLE")          \
