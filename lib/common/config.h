@@ -46,6 +46,9 @@ namespace ishmem::detail {
     "auto starts it when some PEs are off-node and MPI provides MPI_THREAD_MULTIPLE")          \
   X(progress_interval, PROGRESS_INTERVAL, integer, "20", "",                                   \
     "Microseconds the progress thread sleeps when it finds no work (1 to 1000000)")            \
+  X(proxy_ring, PROXY_RING, integer, "1024", "",                                               \
+    "Requests the ring of device calls to off-node PEs holds (a power of two, 2 to 1048576); " \
+    "a kernel that finds it full waits (docs/MULTI_NODE.md)")                                  \
   X(max_teams, MAX_TEAMS, integer, "32", "",                                                   \
     "Team slots per PE, ISHMEM_TEAM_WORLD and ISHMEM_TEAM_SHARED included (2 to 1024); each "  \
     "takes 4 KiB + ISHMEM_COLLECTIVE_SCRATCH of the symmetric heap")                           \
