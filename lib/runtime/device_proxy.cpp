@@ -121,7 +121,7 @@ bool DeviceProxy::barrier_done() {
 }
 
 bool DeviceProxy::serve(const ishmemx_proxy_slot_t &req, unsigned long long ticket) {
-  MpiTransport &remote = *rt_.remote;
+  auto &remote = *rt_.remote;  // the off-node path (GPU heaps: device addresses allowed)
   const unsigned kind = req.op & 0x7f;
   const int pe = req.pe;
   void *local = reinterpret_cast<void *>(req.source);
