@@ -28,8 +28,10 @@ namespace {
     }                                                                                        \
   } while (0)
 
-__global__ void device_puts(char *dest, const char *src, size_t bytes, int reps, int pe,
-                            bool quiet_each) {
+// `reps` puts of `bytes` to `pe`, each completed (quiet_each) or all at the end: the same
+// calls in a kernel's one thread and on the host.
+__host__ __device__ void put_run(char *dest, const char *src, size_t bytes, int reps, int pe,
+                                 bool quiet_each) {
   for (int i = 0; i < reps; ++i) {
     if (quiet_each) {
       ishmem_putmem(dest, src, bytes, pe);
@@ -39,6 +41,10 @@ __global__ void device_puts(char *dest, const char *src, size_t bytes, int reps,
     }
   }
   ishmem_quiet();
+}
+__global__ void device_puts(char *dest, const char *src, size_t bytes, int reps, int pe,
+                            bool quiet_each) {
+  put_run(dest, src, bytes, reps, pe, quiet_each);
 }
 
 double now_us() {
@@ -99,15 +105,7 @@ int main(int argc, char **argv) {
       CHECK_GPU(gpuDeviceSynchronize());
     };
     auto host_run = [&](size_t bytes, int reps, bool quiet_each) {
-      for (int i = 0; i < reps; ++i) {
-        if (quiet_each) {
-          ishmem_putmem(dest, src, bytes, far);
-          ishmem_quiet();
-        } else {
-          ishmem_putmem_nbi(dest, src, bytes, far);
-        }
-      }
-      ishmem_quiet();
+      put_run(dest, src, bytes, reps, far, quiet_each);
     };
     device_run(8, 100, true);  // warm-up
     host_run(8, 100, true);

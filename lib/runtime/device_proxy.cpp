@@ -189,15 +189,8 @@ bool DeviceProxy::poll() {
       const unsigned long long ticket = executed_.load(std::memory_order_relaxed);
       ishmemx_proxy_slot_t &slot = slots_[ticket & (entries_ - 1)];
       if (load_acquire(slot.ready) != ticket + 1) break;
-      const volatile ishmemx_proxy_slot_t &written = slot;
-      ishmemx_proxy_slot_t req{};
-      req.op = written.op;
-      req.pe = written.pe;
-      req.dest = written.dest;
-      req.source = written.source;
-      req.bytes = written.bytes;
-      req.value = written.value;
-      req.cond = written.cond;
+      ishmemx_proxy_slot_t req;  // the device's writes, ordered before `ready`
+      std::memcpy(&req, &slot, sizeof req);
       worked = true;  // a barrier that waits keeps the thread polling too
       if (!serve(req, ticket)) break;
       executed_.store(ticket + 1, std::memory_order_release);
