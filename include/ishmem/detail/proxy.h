@@ -1,8 +1,10 @@
 /* Device calls to off-node PEs (GPU compilers only): requests to the host's proxy
  * (lib/runtime/device_proxy.h) through the ring of ishmemx_proxy_slot_t in host memory that
- * the heap map points to (docs/MULTI_NODE.md). The calls test off_node() inline, one subtract
- * and compare on the handle, and leave through the out-of-line functions here, so that the
- * node-local paths keep their code and their registers. Internal: included by rma_impl.h. */
+ * the heap map points to (docs/MULTI_NODE.md). The calls test off_node(), one subtract and
+ * compare on the handle, and run the functions here behind that branch. They are inlined:
+ * out of line, in relocatable device code, their registers became every calling kernel's (52
+ * to 56 for any kernel with a call that names a PE; docs/DEVICE_API.md). They take the heap
+ * map's pointer and a few scalars, not the handle. Internal: included by rma_impl.h. */
 #ifndef ISHMEM_DETAIL_PROXY_H
 #define ISHMEM_DETAIL_PROXY_H
 
@@ -61,9 +63,8 @@ ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned 
 /* Posts r: takes a ticket, waits while the ring's slot for it is taken (a full ring), writes
  * the request and, for ISHMEMX_PROXY_WAIT, waits until the proxy served it; the fetched value
  * is then in *fetched, and the slot is handed on. */
-inline __device__ __noinline__ int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
-                                              unsigned long long *fetched,
-                                              unsigned long long deadline = 0) {
+ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
+                          unsigned long long *fetched, unsigned long long deadline = 0) {
   if (!map || !map->proxy_slots) return ISHMEM_ERR_UNSUPPORTED;
   const unsigned long long t = atomic_add(map->proxy_tickets, 1ull);
   ishmemx_proxy_slot_t *s = map->proxy_slots + (t & map->proxy_mask);
@@ -98,8 +99,8 @@ ISHMEMI_FN ProxyRequest proxy_request(unsigned op, int pe, const void *dest) {
  * the request; larger ones by address when the host can reach `local` (the proxy moves the
  * data), else in 8-byte pieces. A blocking put waits until its source is free; a get and a
  * piece of a get wait for the data. */
-inline __device__ __noinline__ int proxy_rma(const ishmemx_heap_map_t *map, bool is_put, bool nbi,
-                                             void *sym, void *local, size_t n, int pe) {
+ISHMEMI_FN int proxy_rma(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
+                         void *local, size_t n, int pe) {
   if (n > 8 && host_reachable(local)) {
     ProxyRequest r = proxy_request(is_put ? ISHMEMX_PROXY_PUT : ISHMEMX_PROXY_GET, pe, sym);
     if (!nbi) r.op |= ISHMEMX_PROXY_WAIT;
@@ -124,10 +125,9 @@ inline __device__ __noinline__ int proxy_rma(const ishmemx_heap_map_t *map, bool
 
 /* An atomic on the word of `bytes` bytes at symmetric `sym` on `pe`; fetching ones wait and
  * return the old value in *fetched. */
-inline __device__ __noinline__ int proxy_amo(const ishmemx_heap_map_t *map, unsigned op,
-                                             unsigned bytes, const void *sym,
-                                             unsigned long long value, unsigned long long cond,
-                                             int pe, unsigned long long *fetched) {
+ISHMEMI_FN int proxy_amo(const ishmemx_heap_map_t *map, unsigned op, unsigned bytes,
+                         const void *sym, unsigned long long value, unsigned long long cond, int pe,
+                         unsigned long long *fetched) {
   ProxyRequest r = proxy_request(op | bytes << 8, pe, sym);
   r.bytes = bytes;
   r.value = value;
@@ -150,9 +150,9 @@ ISHMEMI_FN int proxy_update(const ishmemx_device_handle_t &h, unsigned op, const
 
 /* Put with signal: the data (in pieces first where it must travel in requests), then one
  * request that flushes it at the target and updates the signal. */
-inline __device__ __noinline__ int proxy_put_signal(const ishmemx_heap_map_t *map, void *dest,
-                                                    const void *src, size_t n, uint64_t *sig_addr,
-                                                    uint64_t signal, int sig_op, int pe, bool nbi) {
+ISHMEMI_FN int proxy_put_signal(const ishmemx_heap_map_t *map, void *dest, const void *src,
+                                size_t n, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                bool nbi) {
   const bool by_address = n > 8 && host_reachable(src);
   if (!by_address && n > 0) {
     int rc = proxy_rma(map, true, false, dest, (void *)src, n, pe);
@@ -173,8 +173,7 @@ inline __device__ __noinline__ int proxy_put_signal(const ishmemx_heap_map_t *ma
 
 /* quiet (waits), fence (ordered by the proxy; no wait), barrier (waits, within `deadline`
  * ticks of the device timer). */
-inline __device__ __noinline__ int proxy_sync(const ishmemx_heap_map_t *map, unsigned op,
-                                              unsigned long long deadline) {
+ISHMEMI_FN int proxy_sync(const ishmemx_heap_map_t *map, unsigned op, unsigned long long deadline) {
   ProxyRequest r = proxy_request(op, 0, 0);
   return proxy_call(map, r, 0, deadline);
 }
