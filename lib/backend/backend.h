@@ -50,7 +50,7 @@ class Backend {
 // What the GPU backend is told by the runtime (from its config and the node's layout); a
 // backend never reads the environment itself.
 struct GpuOptions {
-  int local_rank = 0;  // node-local rank: picks the device when `device` is -1
+  int local_rank = 0;  // rank on this machine: picks the device when `device` is -1
   long device = -1;    // ISHMEM_DEVICE: ordinal among the visible devices, -1 = by local rank
   bool bind = true;    // ISHMEM_BIND: bind this PE's threads to the cores nearest its GPU
 };

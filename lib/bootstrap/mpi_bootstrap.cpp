@@ -31,10 +31,42 @@ struct PeLocation {
 
 constexpr std::size_t kBootIdLen = 48;
 
+// The PEs of this machine: MPI's shared-memory group, confirmed by the kernel's boot id.
+MPI_Comm machine_group(MPI_Comm world, int my_pe) {
+  MPI_Comm shared;
+  ISHMEMI_CHECK_MPI(
+      MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, my_pe, MPI_INFO_NULL, &shared));
+  // A shared-memory communicator is MPI's guess; the kernel's boot id is proof that the
+  // processes run under one kernel and can pass fds to each other.
+  int shared_rank = 0, shared_size = 1;
+  int rc = MPI_Comm_rank(shared, &shared_rank);
+  if (rc == MPI_SUCCESS) rc = MPI_Comm_size(shared, &shared_size);
+  std::vector<char> ids(kBootIdLen * shared_size);
+  char mine[kBootIdLen] = {0};
+  std::string boot = read_boot_id();
+  snprintf(mine, sizeof mine, "%s", boot.empty() ? "unknown" : boot.c_str());
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Allgather(mine, kBootIdLen, MPI_CHAR, ids.data(), kBootIdLen, MPI_CHAR, shared);
+  int color = shared_rank;
+  for (int r = 0; r < shared_size && rc == MPI_SUCCESS; ++r)
+    if (strncmp(&ids[r * kBootIdLen], mine, kBootIdLen) == 0) {
+      color = r;
+      break;
+    }
+  if (rc == MPI_SUCCESS && color != 0)
+    log(LogLevel::warn, "MPI put PEs of different machines (boot ids) in one node group");
+  MPI_Comm machine = MPI_COMM_NULL;
+  if (rc == MPI_SUCCESS) rc = MPI_Comm_split(shared, color, shared_rank, &machine);
+  MPI_Comm_free(&shared);
+  ISHMEMI_CHECK_MPI(rc);
+  return machine;
+}
+
 }  // namespace
 
-MpiBootstrap::MpiBootstrap(MPI_Comm user_comm, bool each_pe_alone) {
+MpiBootstrap::MpiBootstrap(MPI_Comm user_comm, int max_local_pes) {
   ISHMEMI_CHECK_MPI(MPI_Comm_dup(user_comm, &world_));
+  MPI_Comm machine = MPI_COMM_NULL;
   try {
     // Errors come back as codes, so that a failure becomes an ishmem error, not an abort.
     ISHMEMI_CHECK_MPI(MPI_Comm_set_errhandler(world_, MPI_ERRORS_RETURN));
@@ -42,34 +74,13 @@ MpiBootstrap::MpiBootstrap(MPI_Comm user_comm, bool each_pe_alone) {
     ISHMEMI_CHECK_MPI(MPI_Comm_size(world_, &topo_.n_pes));
     set_log_pe(topo_.my_pe);
 
-    if (each_pe_alone) {
-      ISHMEMI_CHECK_MPI(MPI_Comm_split(world_, topo_.my_pe, 0, &node_));
-    } else {
-      MPI_Comm shared;
-      ISHMEMI_CHECK_MPI(
-          MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, topo_.my_pe, MPI_INFO_NULL, &shared));
-      // A shared-memory communicator is MPI's guess; the kernel's boot id is proof that the
-      // processes run under one kernel and can pass fds to each other.
-      int shared_rank = 0, shared_size = 1;
-      MPI_Comm_rank(shared, &shared_rank);
-      MPI_Comm_size(shared, &shared_size);
-      std::vector<char> ids(kBootIdLen * shared_size);
-      char mine[kBootIdLen] = {0};
-      std::string boot = read_boot_id();
-      snprintf(mine, sizeof mine, "%s", boot.empty() ? "unknown" : boot.c_str());
-      int rc = MPI_Allgather(mine, kBootIdLen, MPI_CHAR, ids.data(), kBootIdLen, MPI_CHAR, shared);
-      int color = shared_rank;
-      for (int r = 0; r < shared_size && rc == MPI_SUCCESS; ++r)
-        if (strncmp(&ids[r * kBootIdLen], mine, kBootIdLen) == 0) {
-          color = r;
-          break;
-        }
-      if (rc == MPI_SUCCESS && color != 0)
-        log(LogLevel::warn, "MPI put PEs of different machines (boot ids) in one node group");
-      if (rc == MPI_SUCCESS) rc = MPI_Comm_split(shared, color, shared_rank, &node_);
-      MPI_Comm_free(&shared);
-      ISHMEMI_CHECK_MPI(rc);
-    }
+    machine = machine_group(world_, topo_.my_pe);
+    ISHMEMI_CHECK_MPI(MPI_Comm_rank(machine, &topo_.device_rank));
+    // Split mode: groups of `max_local_pes` consecutive PEs of the machine, each a node of its
+    // own, so that one machine exercises the off-node paths (docs/MULTI_NODE.md).
+    const int group = max_local_pes > 0 ? topo_.device_rank / max_local_pes : 0;
+    ISHMEMI_CHECK_MPI(MPI_Comm_split(machine, group, topo_.device_rank, &node_));
+    ISHMEMI_CHECK_MPI(MPI_Comm_free(&machine));
     ISHMEMI_CHECK_MPI(MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN));
     ISHMEMI_CHECK_MPI(MPI_Comm_rank(node_, &topo_.local_rank));
     ISHMEMI_CHECK_MPI(MPI_Comm_size(node_, &topo_.n_local));
@@ -95,6 +106,7 @@ MpiBootstrap::MpiBootstrap(MPI_Comm user_comm, bool each_pe_alone) {
       topo_.local_pids[slot] = all[pe].pid;
     }
   } catch (...) {
+    if (machine != MPI_COMM_NULL) MPI_Comm_free(&machine);
     if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
     MPI_Comm_free(&world_);
     throw;

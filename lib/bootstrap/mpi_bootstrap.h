@@ -13,8 +13,9 @@ namespace ishmem::detail {
 struct Topology {
   int my_pe = -1;
   int n_pes = 0;
-  int local_rank = 0;  // this PE's slot in the node-local heap window
-  int n_local = 1;     // PEs sharing this node (and mapping each other's heaps)
+  int local_rank = 0;   // this PE's slot in the node-local heap window
+  int n_local = 1;      // PEs sharing this node (and mapping each other's heaps)
+  int device_rank = 0;  // rank among the PEs of this machine, split mode or not: picks the GPU
   int n_nodes = 1;
   std::vector<int> pe_slot;     // slot of every PE, -1 for PEs on other nodes
   std::vector<int> local_pes;   // PE of every slot
@@ -23,8 +24,9 @@ struct Topology {
 
 class MpiBootstrap {
  public:
-  // Duplicates `user_comm`. `each_pe_alone` makes every PE its own node (ISHMEM_NODE_LOCAL=self).
-  MpiBootstrap(MPI_Comm user_comm, bool each_pe_alone);
+  // Duplicates `user_comm`. `max_local_pes` > 0 caps a node at that many consecutive PEs of a
+  // machine (ISHMEM_MAX_LOCAL_PES, split mode; 1: every PE its own node); 0: no cap.
+  MpiBootstrap(MPI_Comm user_comm, int max_local_pes);
   ~MpiBootstrap();
   MpiBootstrap(const MpiBootstrap &) = delete;
   MpiBootstrap &operator=(const MpiBootstrap &) = delete;

@@ -142,6 +142,15 @@ Config load_config(const std::function<const char *(const char *)> &getenv_fn) {
   if (config.max_local_pes < 0)
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_MAX_LOCAL_PES=%ld: must not be negative (0: no cap)",
          config.max_local_pes);
+  // ISHMEM_NODE_LOCAL=self is the older name of split mode with one PE per node.
+  if (config.node_local == "self") {
+    if (config.max_local_pes > 1)
+      fail(ISHMEM_ERR_CONFIG,
+           "ISHMEM_NODE_LOCAL=self means ISHMEM_MAX_LOCAL_PES=1, but ISHMEM_MAX_LOCAL_PES=%ld; "
+           "set only one of them",
+           config.max_local_pes);
+    config.max_local_pes = 1;
+  }
   if (config.progress_interval < 1 || config.progress_interval > 1000000)
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_PROGRESS_INTERVAL=%ld: must be 1 to 1000000 microseconds",
          config.progress_interval);

@@ -33,11 +33,12 @@ namespace ishmem::detail {
   X(backend, BACKEND, choice, "auto", "auto|gpu|host",                                         \
     "Memory backend: auto takes the GPU one when a GPU is usable, else host")                  \
   X(device, DEVICE, integer, "-1", "",                                                         \
-    "GPU ordinal for this PE among the visible ones; -1 picks by node-local rank")             \
+    "GPU ordinal for this PE among the visible ones; -1 picks by rank on the machine")         \
   X(bind, BIND, choice, "auto", "auto|none",                                                   \
     "auto binds each PE's threads to the cores nearest its GPU (hwloc); none leaves them")     \
   X(node_local, NODE_LOCAL, choice, "auto", "auto|self",                                       \
-    "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI")    \
+    "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI "    \
+    "(the same as ISHMEM_MAX_LOCAL_PES=1)")                                                    \
   X(max_local_pes, MAX_LOCAL_PES, integer, "0", "",                                            \
     "Split mode: at most this many consecutive PEs of a node share memory; each group is "     \
     "treated as a node of its own (1: every PE alone); 0: no cap (docs/MULTI_NODE.md)")        \

@@ -1,5 +1,7 @@
 #include "runtime/runtime.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
 
 #include "bootstrap/agreed_step.h"
@@ -31,7 +33,7 @@ std::unique_ptr<Backend> choose_backend(const Runtime &rt) {
   std::string why;
   if (wanted != "host") {
     GpuOptions options;
-    options.local_rank = topo.local_rank;
+    options.local_rank = topo.device_rank;  // split groups of one machine share its GPUs
     options.device = rt.config.device;
     options.bind = rt.config.bind != "none";
     try {
@@ -73,6 +75,7 @@ void check_config_agrees(MPI_Comm comm, const Config &config) {
       {"ISHMEM_TRIM_INTERVAL", static_cast<std::uint64_t>(config.trim_interval)},
       {"ISHMEM_BACKEND", text_hash(config.backend)},
       {"ISHMEM_NODE_LOCAL", text_hash(config.node_local)},
+      {"ISHMEM_MAX_LOCAL_PES", static_cast<std::uint64_t>(config.max_local_pes)},
       {"ISHMEM_MAX_TEAMS", static_cast<std::uint64_t>(config.max_teams)},
       {"ISHMEM_COLLECTIVE_SCRATCH", config.collective_scratch},
   };
@@ -163,7 +166,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
       std::make_unique<ServiceThread>(std::chrono::microseconds(rt->config.progress_interval));
 
   agreed_setup_step(comm, "MPI setup", [&] {
-    rt->boot = std::make_unique<MpiBootstrap>(comm, rt->config.node_local == "self");
+    rt->boot = std::make_unique<MpiBootstrap>(
+        comm, static_cast<int>(std::min<long>(rt->config.max_local_pes, INT_MAX)));
   });
   const Topology &topo = rt->boot->topology();
   watch_peers(&topo);

@@ -236,6 +236,23 @@ TEST(Config, ProxyRingIsAPowerOfTwo) {
   }
 }
 
+// ISHMEM_NODE_LOCAL=self is split mode with one PE per node; a different cap beside it is an
+// error, the same one is not.
+TEST(Config, NodeLocalSelfIsMaxLocalPesOne) {
+  FakeEnv env;
+  EXPECT_EQ(load_config(env.fn()).max_local_pes, 0);
+  env.vars = {{"ISHMEM_NODE_LOCAL", "self"}};
+  EXPECT_EQ(load_config(env.fn()).max_local_pes, 1);
+  env.vars["ISHMEM_MAX_LOCAL_PES"] = "1";
+  EXPECT_EQ(load_config(env.fn()).max_local_pes, 1);
+  env.vars["ISHMEM_MAX_LOCAL_PES"] = "3";
+  expect_config_error([&] { load_config(env.fn()); }, "ISHMEM_NODE_LOCAL=self means");
+  env.vars = {{"ISHMEM_MAX_LOCAL_PES", "2"}};
+  EXPECT_EQ(load_config(env.fn()).max_local_pes, 2);
+  env.vars["ISHMEM_MAX_LOCAL_PES"] = "-1";
+  expect_config_error([&] { load_config(env.fn()); }, "ISHMEM_MAX_LOCAL_PES");
+}
+
 TEST(Config, VarsTableIsComplete) {
   std::set<std::string> fields;
 #define ISHMEMI_TEST_FIELD(field, NAME, kind, def, choices, doc) fields.insert("ISHMEM_" #NAME);
