@@ -62,7 +62,10 @@ ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned 
 
 /* Posts r: takes a ticket, waits while the ring's slot for it is taken (a full ring), writes
  * the request and, for ISHMEMX_PROXY_WAIT, waits until the proxy served it; the fetched value
- * is then in *fetched, and the slot is handed on. */
+ * is then in *fetched, and the slot is handed on. Each step happens inside its wait loop, so
+ * that lanes of one warp that run in lockstep (AMD) never hold back a lane whose slot or
+ * answer has come: the proxy serves in ticket order, and a lane's request must not wait for
+ * the reconvergence of lanes whose tickets come later. */
 ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
                           unsigned long long *fetched, unsigned long long deadline = 0) {
   if (!map || !map->proxy_slots) return ISHMEM_ERR_UNSUPPORTED;
@@ -71,22 +74,32 @@ ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
   Waiter w;
   unsigned long long start = 0;
   int rc;
-  while (ld_acquire(&s->free) != t)
-    if ((rc = proxy_stalled(map, w, 0, start))) return rc;
-  s->op = r.op;
-  s->pe = r.pe;
-  s->dest = r.dest;
-  s->source = r.source;
-  s->bytes = r.bytes;
-  s->value = r.value;
-  s->cond = r.cond;
-  st_release(&s->ready, t + 1); /* the request, and this thread's earlier stores, before it */
+  for (bool posted = false; !posted;) {
+    if (ld_acquire(&s->free) == t) {
+      s->op = r.op;
+      s->pe = r.pe;
+      s->dest = r.dest;
+      s->source = r.source;
+      s->bytes = r.bytes;
+      s->value = r.value;
+      s->cond = r.cond;
+      st_release(&s->ready, t + 1); /* the request, and this thread's earlier stores, first */
+      posted = true;
+    } else if ((rc = proxy_stalled(map, w, 0, start))) {
+      return rc;
+    }
+  }
   if (!(r.op & ISHMEMX_PROXY_WAIT)) return ISHMEM_SUCCESS;
   w = Waiter();
-  while (ld_acquire(&s->done) != t + 1)
-    if ((rc = proxy_stalled(map, w, deadline, start))) return rc;
-  if (fetched) *fetched = ld_relaxed(&s->value);
-  st_release(&s->free, t + map->proxy_mask + 1);
+  for (bool answered = false; !answered;) {
+    if (ld_acquire(&s->done) == t + 1) {
+      if (fetched) *fetched = ld_relaxed(&s->value);
+      st_release(&s->free, t + map->proxy_mask + 1);
+      answered = true;
+    } else if ((rc = proxy_stalled(map, w, deadline, start))) {
+      return rc;
+    }
+  }
   return ISHMEM_SUCCESS;
 }
 
