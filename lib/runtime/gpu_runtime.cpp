@@ -166,9 +166,10 @@ ishmemx_device_handle_t device_handle(const FastPath &fast) {
 void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   GpuBackend *gpu = gpu_backend(rt);
   if (!gpu) return;
-  // The device calls translate addresses as a + (pe - my_pe) * stride (ishmem/device.h).
-  if (!fast.contiguous || fast.n_local != fast.n_pes)
-    fail(ISHMEM_ERR_INTERNAL, "a GPU heap needs every PE on one node, numbered by slot");
+  // The device calls translate node-local addresses as a + (pe - my_pe) * stride
+  // (ishmem/device.h); PEs of other nodes go through the device proxy.
+  if (!fast.contiguous || fast.first_local_pe + fast.my_slot != fast.my_pe)
+    fail(ISHMEM_ERR_INTERNAL, "a GPU heap needs its node's PEs numbered by slot");
   auto state = std::make_unique<GpuRuntime>();
   state->backend = gpu;
   // The PE -> slot table in device memory, for layouts that are not contiguous.
