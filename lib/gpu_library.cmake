@@ -46,7 +46,8 @@ function(ishmemi_stream_kernels)
 endfunction()
 
 if(ISHMEM_GPU_BACKEND STREQUAL "cuda")
-  add_library(ishmem_kernels OBJECT device/stream_kernels.cu device/collective_kernels.cu)
+  add_library(ishmem_kernels OBJECT device/stream_kernels.cu device/collective_kernels.cu
+                                    device/word_atomic.cu)
   ishmemi_stream_kernels()
   # The runtime only: the driver is reached at run time, never linked.
   target_link_libraries(ishmem PUBLIC CUDA::cudart)
@@ -62,7 +63,8 @@ elseif(ISHMEM_GPU_BACKEND STREQUAL "hip")
   target_link_libraries(ishmem PUBLIC hip::host)
   target_compile_definitions(ishmem PUBLIC ISHMEM_GPU_HIP=1)
   add_library(ishmem_kernels OBJECT)
-  ishmem_gpu_sources(ishmem_kernels device/stream_kernels.cu device/collective_kernels.cu)
+  ishmem_gpu_sources(ishmem_kernels device/stream_kernels.cu device/collective_kernels.cu
+                     device/word_atomic.cu)
   ishmemi_stream_kernels()
 
   # The heap's coherence for system-scope atomics (docs/MEMORY_MODEL.md): uncached

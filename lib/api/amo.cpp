@@ -54,7 +54,7 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
     // Static data's atomics all go through MPI, this PE's own included: MPI's atomics are
     // atomic only with each other.
     std::size_t off;
-    MpiTransport *mpi = static_window_aligned(dest, 1, sizeof(T), off, "atomic");
+    OffNode *mpi = static_window_aligned(dest, 1, sizeof(T), off, "atomic");
     if (!mpi) {
       off = check_symmetric_word(dest, sizeof(T), pe, "atomic");
       mpi = rt.remote;
@@ -70,10 +70,11 @@ T amo_slow(AmoOp op, T *dest, T value, T cond, int pe, int &rc) noexcept {
       result = amo_direct(op, reinterpret_cast<T *>(peer), value, cond);
       return;
     }
-    if (op == AmoOp::compare_swap && pe == g_fast.my_pe) {
+    if (op == AmoOp::compare_swap && pe == g_fast.my_pe && g_fast.host_access) {
       // Open MPI 4.1's osc/rdma crashes on MPI_Compare_and_swap to the calling rank (its
       // shared-memory btl emulates it with a send to a self endpoint it does not have). That
       // emulation runs CPU atomics on this memory, so a CPU compare-and-swap is atomic with it.
+      // (A GPU heap's word is not CPU-addressable: the served path runs a device atomic.)
       mpi->progress();  // a PE spinning on its own lock still serves its peers
       result = amo_direct(op, dest, value, cond);
       return;

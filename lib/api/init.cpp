@@ -78,8 +78,9 @@ int init_at(int start, int requested) {
 extern "C" {
 
 int ishmem_init(void) {
-  // MPI started here is SINGLE; MPI the program started keeps its level.
-  return guard([] { g_thread_level = init_at(ISHMEM_THREAD_SINGLE, ISHMEM_THREAD_MULTIPLE); });
+  // MPI started here is MULTIPLE: the service thread calls MPI beside the program (served
+  // off-node PEs, progress, the device proxy). MPI the program started keeps its level.
+  return guard([] { g_thread_level = init_at(ISHMEM_THREAD_MULTIPLE, ISHMEM_THREAD_MULTIPLE); });
 }
 
 int ishmem_init_thread(int requested, int *provided) {

@@ -27,7 +27,7 @@ constexpr const char *kName = "ishmem_putmem_signal";
 int signal_slow(void *dest, const void *source, std::size_t bytes, std::uint64_t *sig_addr,
                 std::uint64_t signal, int sig_op, int pe, bool blocking) noexcept {
   // The signal's window: static data's, the heap's (off-node), or none (CPU atomics).
-  MpiTransport *sig_window = nullptr;
+  OffNode *sig_window = nullptr;
   std::size_t sig_off = 0;
   // Everything is checked before anything moves: an error has no side effect at the target.
   int rc = guard([&] {

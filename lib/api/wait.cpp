@@ -20,7 +20,7 @@ constexpr std::size_t kNone = SIZE_MAX;
 // gives up only past ISHMEM_WAIT_TIMEOUT, a debugging aid (OpenSHMEM waits are unbounded).
 struct HostPoll {
   Runtime &rt;
-  MpiTransport *mpi;  // the window through which peers write the variables, if any
+  OffNode *mpi;  // the off-node path through which peers write the variables, if any
   const char *fn;
 
   template <class T>

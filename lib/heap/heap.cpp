@@ -27,7 +27,7 @@ Heap::Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap 
                                               config.chunk_size);
     allocator_ = std::make_unique<Allocator>(window_->stride());
   });
-  if (boot.topology().n_nodes > 1) {
+  if (boot.topology().n_nodes > 1 && !off_node_served(config, *backend_)) {
     agreed_setup_step(boot.world(), "creating the MPI window", [&] {
       transport_ = std::make_unique<MpiTransport>(boot.world(), window_->local_base());
     });

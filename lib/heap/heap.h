@@ -24,11 +24,17 @@
 
 namespace ishmem::detail {
 
+// True when ISHMEM_OFF_NODE serves off-node PEs' requests (runtime/served_off_node.h)
+// instead of giving MPI a window over the heap: asked for, or auto with a GPU heap.
+inline bool off_node_served(const Config &config, const Backend &backend) {
+  return config.off_node == "served" || (config.off_node == "auto" && !backend.host_accessible());
+}
+
 class Heap {
  public:
   // Collective over every PE (a part of ishmem_init): sets up the control segment, reserves
   // the heap (ISHMEM_SYMMETRIC_SIZE, grown by ISHMEM_CHUNK_SIZE at least) and, with PEs on
-  // other nodes, creates the MPI window. On failure every PE throws.
+  // other nodes, creates the MPI window unless they are served. On failure every PE throws.
   Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap &boot,
        const Config &config);
   Heap(const Heap &) = delete;

@@ -8,6 +8,7 @@
 #include "bootstrap/stall_watch.h"
 #include "common/error.h"
 #include "runtime/gpu_runtime.h"
+#include "runtime/served_off_node.h"
 #include "runtime/sync.h"
 
 namespace ishmem::detail {
@@ -43,9 +44,9 @@ std::unique_ptr<Backend> choose_backend(const Runtime &rt) {
       why = e.what();
     }
   }
-  if (gpu && rt.multi_node()) {
+  if (gpu && rt.multi_node() && rt.config.off_node == "window") {
     gpu.reset();
-    why = "off-node PEs are reached through MPI, which is given host memory only";
+    why = "ISHMEM_OFF_NODE=window reaches off-node PEs through an MPI window over host memory";
   }
   // A vote, not an error: a PE without a GPU counts as a failing status.
   const bool everyone =
@@ -76,6 +77,7 @@ void check_config_agrees(MPI_Comm comm, const Config &config) {
       {"ISHMEM_BACKEND", text_hash(config.backend)},
       {"ISHMEM_NODE_LOCAL", text_hash(config.node_local)},
       {"ISHMEM_MAX_LOCAL_PES", static_cast<std::uint64_t>(config.max_local_pes)},
+      {"ISHMEM_OFF_NODE", text_hash(config.off_node)},
       {"ISHMEM_MAX_TEAMS", static_cast<std::uint64_t>(config.max_teams)},
       {"ISHMEM_COLLECTIVE_SCRATCH", config.collective_scratch},
   };
@@ -180,6 +182,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   rt->backend = &rt->heap->backend();
   rt->remote = rt->heap->transport();
   rt->pe_slot = topo.pe_slot;
+  // Without the heap's MPI window, off-node PEs are served (ISHMEM_OFF_NODE).
+  if (rt->multi_node() && !rt->remote) start_served_off_node(*rt);
   // Collective: the window over the program's static data. Where the PEs' executables differ
   // or MPI cannot make it, static data is unusable (each call on it says why), not fatal.
   rt->statics = std::make_unique<StaticData>(rt->boot->world());
@@ -202,7 +206,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   fast.contiguous = contiguous;
   fast.contiguous_byte = contiguous;
   fast.host_access = rt->backend->host_accessible();
-  fast.direct_atomics = fast.host_access && !rt->remote;
+  // The served path runs its atomics with CPU atomics too; MPI's window has atomics of its own.
+  fast.direct_atomics = fast.host_access && !rt->heap->transport();
   fast.debug = rt->config.debug == "1";
   set_committed(fast, rt->heap->committed());
   fast.initialized = true;
@@ -240,7 +245,7 @@ void runtime_finalize() {
   bool owns_mpi = rt.owns_mpi;
   // With an MPI window, unmap (and detach) every chunk while it still exists, so that an error
   // reaches the caller; the heap then frees the window before the backend.
-  if (rt.remote) rt.heap->unmap_all();
+  if (rt.heap->transport()) rt.heap->unmap_all();
   owned.reset();
   watch_peers(nullptr);
   if (owns_mpi) {

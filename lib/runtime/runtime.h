@@ -53,10 +53,13 @@ struct Runtime {
   std::unique_ptr<MpiBootstrap> boot;
   std::unique_ptr<PeerMesh> mesh;
   std::unique_ptr<Heap> heap;  // with the backend, the control segment and the MPI window
-  // The heap's backend and its off-node transport (nullptr with one node), which the heap
-  // owns: the RMA, atomic and wait slow paths reach them here in one load.
+  // The served off-node path (runtime/served_off_node.h) where the heap has no MPI window;
+  // declared after the heap, so it goes first (it stages through the heap's backend).
+  std::unique_ptr<OffNode> served;
+  // The heap's backend and the off-node path (nullptr with one node): the heap's MPI window,
+  // or the served path below. The RMA, atomic and wait slow paths reach them here in one load.
   Backend *backend = nullptr;
-  MpiTransport *remote = nullptr;
+  OffNode *remote = nullptr;
   std::vector<int> pe_slot;
   // The program's global and static variables: their MPI window (every PE, every backend).
   std::unique_ptr<StaticData> statics;

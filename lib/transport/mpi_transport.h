@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ishmem.h"  // brings in mpi.h without the C++ bindings
+#include "transport/off_node.h"
 
 #include <atomic>
 #include <cstddef>
@@ -12,11 +13,11 @@
 
 namespace ishmem::detail {
 
-class MpiTransport {
+class MpiTransport : public OffNode {
  public:
   // Collective over `comm`. `local_base` is this PE's heap base.
   MpiTransport(MPI_Comm comm, char *local_base);
-  virtual ~MpiTransport();
+  ~MpiTransport() override;
   MpiTransport(const MpiTransport &) = delete;
   MpiTransport &operator=(const MpiTransport &) = delete;
 
@@ -25,19 +26,20 @@ class MpiTransport {
   virtual void attach(char *addr, std::size_t bytes);
   virtual void detach(char *addr);
   // Blocking forms wait for local completion (put: source reusable; get: data arrived).
-  void put(int pe, std::size_t offset, const void *source, std::size_t bytes, bool blocking);
-  void get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking);
+  void put(int pe, std::size_t offset, const void *source, std::size_t bytes,
+           bool blocking) override;
+  void get(int pe, std::size_t offset, void *dest, std::size_t bytes, bool blocking) override;
   // Atomic read-modify-write of one element at `offset` on `pe` (MPI_Fetch_and_op, or
   // MPI_Compare_and_swap when `compare` is given); completes before returning.
   void atomic(int pe, std::size_t offset, MPI_Datatype type, MPI_Op op, const void *origin,
-              const void *compare, void *result);
+              const void *compare, void *result) override;
   // Completes every outstanding operation at `pe`, or at every target.
-  void flush(int pe);
-  void flush_all();
+  void flush(int pe) override;
+  void flush_all() override;
   // Lets MPI progress incoming one-sided traffic while this PE polls its own memory.
-  void progress();
+  void progress() override;
   // True if puts or gets may be outstanding (flush_all would flush).
-  bool dirty() const { return dirty_; }
+  bool dirty() const override { return dirty_; }
   // Frees the window (collective over the communicator), checking each MPI call; the
   // destructor does the same unchecked.
   void close();
@@ -65,14 +67,5 @@ class MpiTransport {
   mutable std::shared_mutex regions_mutex_;
   std::atomic<bool> dirty_{false};  // set by any thread's transfer, cleared by flush_all
 };
-
-// Completes this PE's outstanding RMA: stores to mapped peer memory are made visible, and MPI
-// operations flushed when there is a `remote` transport. Inline: every barrier starts with it.
-inline void quiet_rma(MpiTransport *remote) {
-  // Stores to mapped peer memory are ordinary stores: a full fence makes them visible before
-  // anything this PE does next (see docs/MEMORY_MODEL.md).
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (remote) remote->flush_all();
-}
 
 }  // namespace ishmem::detail

@@ -260,7 +260,7 @@ TEST(Config, VarsTableIsComplete) {
 #undef ISHMEMI_TEST_FIELD
   const auto &vars = config_vars();
   ASSERT_EQ(vars.size(), fields.size());
-  EXPECT_EQ(vars.size(), 22u);
+  EXPECT_EQ(vars.size(), 23u);
   Config defaults = load_config([](const char *) -> const char * { return nullptr; });
   std::set<std::string> seen;
   for (const ConfigVarInfo &v : vars) {
