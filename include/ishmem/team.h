@@ -13,8 +13,11 @@ extern "C" {
 
 typedef int ishmem_team_t;
 #define ISHMEM_TEAM_INVALID (-1)
-#define ISHMEM_TEAM_WORLD 0  /* every PE, numbered as ishmem_my_pe */
-#define ISHMEM_TEAM_SHARED 1 /* the PEs of this node (ISHMEM_NODE_LOCAL=self: this PE alone) */
+#define ISHMEM_TEAM_WORLD 0 /* every PE, numbered as ishmem_my_pe */
+/* The PEs of this node, whose heaps ishmem_ptr reaches; in split mode (ISHMEM_MAX_LOCAL_PES=k,
+ * docs/MULTI_NODE.md) this PE's group of at most k PEs (k = 1 or ISHMEM_NODE_LOCAL=self: this
+ * PE alone). */
+#define ISHMEM_TEAM_SHARED 1
 
 /* Options of a new team; num_contexts is recorded and returned by ishmem_team_get_config
  * (ishmem has no communication contexts). */

@@ -1,6 +1,6 @@
 // Setup queries and direct access: my_pe/n_pes, ishmem_ptr, ishmem_addr_accessible,
-// ishmem_pe_accessible. With ISHMEM_NODE_LOCAL=self every other PE is "off-node": ishmem_ptr
-// gives NULL for it, and RMA to it goes through MPI.
+// ishmem_pe_accessible. In split mode (ISHMEM_MAX_LOCAL_PES) the PEs outside this PE's group
+// are "off-node": ishmem_ptr gives NULL for them, and RMA to them goes through MPI.
 #include <climits>
 #include <cstring>
 
@@ -55,11 +55,10 @@ TEST(Access, AddrAccessible) {
 TEST(Access, PtrIsNonNullExactlyForNodeLocalPes) {
   int *sym = static_cast<int *>(ishmem_malloc(4096));
   ASSERT_TRUE(all_true(sym != nullptr));
-  const bool alone = each_pe_alone();
   EXPECT_EQ(ishmem_ptr(sym, my_pe()), sym);
   for (int pe = 0; pe < n_pes(); ++pe) {
     int *p = static_cast<int *>(ishmem_ptr(sym, pe));
-    if (alone && pe != my_pe()) {
+    if (!node_local(pe)) {
       EXPECT_EQ(p, nullptr) << pe;
       continue;
     }

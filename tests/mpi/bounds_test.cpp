@@ -2,7 +2,7 @@
 // never allocated, or freed and trimmed. Node-local such an access would fault; every call
 // must return ISHMEM_ERR_NOT_SYMMETRIC instead, write nothing, and leave later calls working.
 // ishmem_addr_accessible says 0 and ishmem_ptr NULL there. Run node-local and, with
-// ISHMEM_NODE_LOCAL=self, through MPI; ctest sets ISHMEM_SYMMETRIC_SIZE=64M (and the default
+// ISHMEM_MAX_LOCAL_PES=1, through MPI; ctest sets ISHMEM_SYMMETRIC_SIZE=64M (and the default
 // ISHMEM_CHUNK_SIZE of 2M). Its own program, so that no earlier test shapes the heap.
 #include <cstdint>
 #include <string>

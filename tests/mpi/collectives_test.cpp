@@ -85,7 +85,7 @@ void check_all_reductions(const TeamUnderTest &t, Buffers &b) {
 
 TEST(Collectives, EveryReductionOnEveryTeamShape) {
   Buffers b;  // allocated by every PE, members of a shape or not
-  TeamShapes shapes(!each_pe_alone());
+  TeamShapes shapes;
   shapes.for_each_member([&](const TeamUnderTest &t) { check_all_reductions(t, b); });
 }
 
@@ -135,7 +135,7 @@ TEST(Collectives, OnStreamFormsRunAtOnce) {
   const HeapAccess host = host_heap_access();
   SymmetricPair b(move_bytes(8, 2 * kOneShot));
   ASSERT_TRUE(b.source && b.dest) << ishmemx_last_error();
-  TeamShapes shapes(!each_pe_alone());
+  TeamShapes shapes;
   shapes.for_each_member([&](const TeamUnderTest &t) {
     const std::string name = t.name;
     if (name != "world" && name != "every PE backwards (stride -1)") return;

@@ -121,11 +121,10 @@ void expect_same(const T *got, const T *want, std::size_t n, const std::string &
 // A PE outside a shape holds ISHMEM_TEAM_INVALID and MPI_COMM_NULL there.
 class TeamShapes {
  public:
-  explicit TeamShapes(bool node_local_shared) {
+  TeamShapes() {
     const int n = ishmem_n_pes();
     shapes_.push_back({ISHMEM_TEAM_WORLD, MPI_COMM_WORLD, "world"});
-    shapes_.push_back(
-        {ISHMEM_TEAM_SHARED, node_local_shared ? MPI_COMM_WORLD : MPI_COMM_SELF, "shared"});
+    add(ISHMEM_TEAM_SHARED, "shared");  // this PE's node: in split mode, its group
     split(0, 2, (n + 1) / 2, "even PEs (stride 2)");
     split(n - 1, -1, n, "every PE backwards (stride -1)");
     split(n - 1, 1, 1, "the last PE alone");
@@ -137,8 +136,8 @@ class TeamShapes {
     add(y, "2d columns");
   }
   ~TeamShapes() {
-    for (std::size_t i = 2; i < shapes_.size(); ++i) {
-      if (shapes_[i].team != ISHMEM_TEAM_INVALID) ishmem_team_destroy(shapes_[i].team);
+    for (std::size_t i = 1; i < shapes_.size(); ++i) {  // WORLD and SHARED are not destroyed
+      if (i >= 2 && shapes_[i].team != ISHMEM_TEAM_INVALID) ishmem_team_destroy(shapes_[i].team);
       if (shapes_[i].comm != MPI_COMM_NULL) MPI_Comm_free(&shapes_[i].comm);
     }
   }

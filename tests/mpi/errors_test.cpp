@@ -100,7 +100,7 @@ TEST(Errors, MismatchedCallsFailOnEveryPe) {
 
 // One PE calls a barrier where the others allocate or free: every PE gets the error (the
 // barrier's caller too), and the calls after it, which agree, work: one mistake does not
-// poison the job. Through MPI (ISHMEM_NODE_LOCAL=self) the same mistake once deadlocked.
+// poison the job. Through MPI (ISHMEM_MAX_LOCAL_PES=1) the same mistake once deadlocked.
 TEST(Errors, BarrierInPlaceOfHeapCallFailsEveryPeOnce) {
   if (!all_true(n_pes() > 1)) GTEST_SKIP() << "needs two PEs";
   const bool skipper = my_pe() == 1;

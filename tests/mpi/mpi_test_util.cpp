@@ -60,8 +60,12 @@ std::size_t user_heap_size() {
   return symmetric_size() - static_cast<std::size_t>(first_user_offset());
 }
 
-bool each_pe_alone() {
-  return ishmem::detail::load_config().node_local == "self";
+bool node_local(int pe) {
+  return ishmem_team_translate_pe(ISHMEM_TEAM_WORLD, pe, ISHMEM_TEAM_SHARED) >= 0;
+}
+
+bool one_node() {
+  return ishmem_team_n_pes(ISHMEM_TEAM_SHARED) == ishmem_n_pes();
 }
 
 }  // namespace ishmem_test

@@ -47,8 +47,11 @@ std::size_t symmetric_size();
 std::ptrdiff_t first_user_offset();
 // The bytes of the heap the program can allocate: ISHMEM_SYMMETRIC_SIZE less the teams' areas.
 std::size_t user_heap_size();
-// True when ISHMEM_NODE_LOCAL=self: every PE but this one is reached through MPI.
-bool each_pe_alone();
+// True when `pe` is on this PE's node (ISHMEM_TEAM_SHARED): its heap is mapped here. In split
+// mode (ISHMEM_MAX_LOCAL_PES, docs/MULTI_NODE.md) the node is this PE's group.
+bool node_local(int pe);
+// True when every PE is on this PE's node: none is reached through MPI.
+bool one_node();
 
 // Counts elements of `got` that differ from `want(i)`, reporting the first few.
 template <class T, class Want>

@@ -60,7 +60,7 @@ TEST(Sync, MessagePassingLitmus) {
 TEST(Sync, FetchAddContention) {
   long long *counter = sym_alloc<long long>(1);
   ASSERT_TRUE(all_true(counter != nullptr));
-  const int threads = each_pe_alone() ? 1 : 4;  // MPI is initialized single-threaded
+  const int threads = one_node() ? 4 : 1;  // MPI is initialized single-threaded
   const int per_thread = 5000;
   std::vector<std::thread> pool;
   std::vector<long long> seen_max(threads, -1);

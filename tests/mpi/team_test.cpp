@@ -46,8 +46,12 @@ Shape world() {
 }
 
 Shape shared() {
-  return each_pe_alone() ? Shape{ISHMEM_TEAM_SHARED, {my_pe()}}
-                         : Shape{ISHMEM_TEAM_SHARED, world().pes};  // the tests run on one node
+  // The tests run on one machine: its PEs in groups of ISHMEM_MAX_LOCAL_PES (0: one group).
+  const long k = ishmem::detail::load_config().max_local_pes;
+  Shape shape{ISHMEM_TEAM_SHARED, {}};
+  for (int pe = 0; pe < n_pes(); ++pe)
+    if (k == 0 || pe / k == my_pe() / k) shape.pes.push_back(pe);
+  return shape;
 }
 
 long max_teams() {
@@ -221,13 +225,13 @@ TEST(Teams, TeamPtrAddressesMembers) {
   for (int i = 0; i < n; ++i) {
     long *p = static_cast<long *>(ishmem_team_ptr(reversed.team, buf, i));
     EXPECT_EQ(p, ishmem_ptr(buf, n - 1 - i)) << "member " << i;
-    const bool reachable = !each_pe_alone() || n - 1 - i == my_pe();
+    const bool reachable = node_local(n - 1 - i);
     EXPECT_EQ(p != nullptr, reachable) << "member " << i;
     if (p) p[my_pe()] = 100 + my_pe();
   }
   ishmem_barrier_all();
   for (int pe = 0; pe < n; ++pe)
-    if (!each_pe_alone() || pe == my_pe()) {
+    if (node_local(pe)) {
       EXPECT_EQ(buf[pe], 100 + pe) << "from PE " << pe;
     }
   long on_stack = 0;
