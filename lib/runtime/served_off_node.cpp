@@ -58,7 +58,7 @@ U cpu_rmw(U *p, WordOp op, U operand, U compare) {
 }
 
 // What this MPI says about GPU buffers, for the log: the served path stages through host
-// memory whatever the answer (docs/MULTI_NODE.md).
+// memory whatever the answer (docs/OFF_NODE.md).
 const char *mpi_gpu_awareness() {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
   if (MPIX_Query_cuda_support()) return "CUDA-aware";

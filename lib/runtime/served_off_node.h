@@ -4,7 +4,7 @@
 // atomic on a GPU heap, a CPU atomic on a host heap), so that they are atomic with respect to
 // node-local PEs' atomics on the same word. Data moves in chunks (runtime/staged_chunks.h),
 // staged through pinned host buffers on GPU heaps. The path of GPU heaps with off-node PEs,
-// and of host heaps with ISHMEM_OFF_NODE=served (docs/MULTI_NODE.md).
+// and of host heaps with ISHMEM_OFF_NODE=served (docs/OFF_NODE.md).
 #pragma once
 
 #include <atomic>
