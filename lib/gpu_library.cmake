@@ -7,6 +7,7 @@ target_sources(ishmem PRIVATE
   runtime/gpu_runtime.cpp
   runtime/barrier_rows.cpp
   runtime/gpu_collectives.cpp
+  runtime/device_proxy.cpp
   backend/gpu/placement.cpp)
 
 # One GPU backend source for both vendors: backend/gpu/vendor.h picks the vendor's names

@@ -18,6 +18,46 @@ typedef struct ishmemx_team_map {
   char *area;
 } ishmemx_team_map_t;
 
+/* One request of the device proxy's ring (docs/MULTI_NODE.md "Device calls to off-node
+ * PEs"), in host memory the device maps. Ticket t uses slot t % ring size; `free` holds the
+ * ticket that may fill the slot next, `ready` is t + 1 once the device wrote the request (its
+ * last store, with release order), `done` t + 1 once the host served a request the device
+ * waits for. */
+typedef struct ishmemx_proxy_slot {
+  unsigned long long free;
+  unsigned long long ready;
+  unsigned long long done;
+  unsigned int op; /* ISHMEMX_PROXY_* | ISHMEMX_PROXY_WAIT | word bytes << 8 (atomics) */
+  int pe;
+  unsigned long long dest;   /* the symmetric address, as this PE sees it */
+  unsigned long long source; /* put: source, get: destination; or up to 8 bytes inline */
+  unsigned long long bytes;
+  unsigned long long value; /* atomic operand or signal; the fetched value once done */
+  unsigned long long cond;  /* compare-and-swap's condition; put-with-signal's signal address */
+} ishmemx_proxy_slot_t;
+
+/* The requests' operations (the low byte of `op`). */
+enum {
+  ISHMEMX_PROXY_PUT = 1,    /* from `source` (global memory) */
+  ISHMEMX_PROXY_PUT_INLINE, /* `bytes` (at most 8) of `source` itself */
+  ISHMEMX_PROXY_GET,        /* into `source` (global memory) */
+  ISHMEMX_PROXY_GET_INLINE, /* at most 8 bytes, into `value` */
+  ISHMEMX_PROXY_AMO_FETCH,  /* the atomics, on a word of 4 or 8 bytes */
+  ISHMEMX_PROXY_AMO_SET,
+  ISHMEMX_PROXY_AMO_SWAP,
+  ISHMEMX_PROXY_AMO_CSWAP,
+  ISHMEMX_PROXY_AMO_ADD,
+  ISHMEMX_PROXY_AMO_AND,
+  ISHMEMX_PROXY_AMO_OR,
+  ISHMEMX_PROXY_AMO_XOR,
+  ISHMEMX_PROXY_PUT_SIGNAL_SET, /* data, flush, then the signal */
+  ISHMEMX_PROXY_PUT_SIGNAL_ADD,
+  ISHMEMX_PROXY_QUIET,      /* every earlier request complete at its target */
+  ISHMEMX_PROXY_FENCE,      /* earlier requests complete before later ones start */
+  ISHMEMX_PROXY_BARRIER,    /* quiet, then a barrier over every PE */
+  ISHMEMX_PROXY_WAIT = 0x80 /* the device waits for `done` */
+};
+
 /* The heap's extent and, with ISHMEM_DEBUG=1, its live allocations, in device memory that
  * the runtime rewrites after every allocation call (growth, trim, free): the handle points
  * here, so a handle taken once stays current. */
@@ -34,6 +74,13 @@ typedef struct ishmemx_heap_map {
    * largest contribution they stage (ISHMEM_DEVICE_ONESHOT_MAX). */
   size_t collective_scratch;
   size_t device_oneshot_max;
+  /* Device calls to off-node PEs: the proxy's ring of proxy_mask + 1 slots (host memory the
+   * device maps; NULL where no PE is off-node), the tickets taken (device memory), and the
+   * proxy's status (host memory: nonzero once the proxy stopped, with that error). */
+  ishmemx_proxy_slot_t *proxy_slots;
+  unsigned long long *proxy_tickets;
+  const int *proxy_status;
+  unsigned long long proxy_mask;
 } ishmemx_heap_map_t;
 
 /* A symmetric address `a` on PE `pe` is at a + (slot(pe) - my_slot) * stride, with

@@ -154,6 +154,10 @@ Config load_config(const std::function<const char *(const char *)> &getenv_fn) {
   if (config.progress_interval < 1 || config.progress_interval > 1000000)
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_PROGRESS_INTERVAL=%ld: must be 1 to 1000000 microseconds",
          config.progress_interval);
+  if (config.proxy_ring < 2 || config.proxy_ring > (1l << 20) ||
+      (config.proxy_ring & (config.proxy_ring - 1)))
+    fail(ISHMEM_ERR_CONFIG, "ISHMEM_PROXY_RING=%ld: must be a power of two from 2 to 1048576",
+         config.proxy_ring);
   return config;
 }
 

@@ -42,15 +42,18 @@ namespace ishmem::detail {
   X(max_local_pes, MAX_LOCAL_PES, integer, "0", "",                                            \
     "Split mode: at most this many consecutive PEs of a node share memory; each group is "     \
     "treated as a node of its own (1: every PE alone); 0: no cap (docs/MULTI_NODE.md)")        \
-  X(off_node, OFF_NODE, choice, "auto", "auto|window|served",                                  \
-    "How off-node PEs are reached: window (one-sided MPI, host heaps), served (the "           \
-    "target's thread executes requests; GPU heaps stage through pinned host memory), "         \
-    "auto (window for host heaps, served for GPU heaps)")                                      \
   X(progress_thread, PROGRESS_THREAD, choice, "auto", "auto|on|off",                           \
     "A thread that drives MPI progress and serves off-node requests while the PE computes; "   \
     "auto starts it when some PEs are off-node and MPI provides MPI_THREAD_MULTIPLE")          \
   X(progress_interval, PROGRESS_INTERVAL, integer, "20", "",                                   \
     "Microseconds the progress thread sleeps when it finds no work (1 to 1000000)")            \
+  X(proxy_ring, PROXY_RING, integer, "1024", "",                                               \
+    "Requests the ring of device calls to off-node PEs holds (a power of two, 2 to 1048576); " \
+    "a kernel that finds it full waits (docs/MULTI_NODE.md)")                                  \
+  X(off_node, OFF_NODE, choice, "auto", "auto|window|served",                                  \
+    "How off-node PEs are reached: window (one-sided MPI, host heaps), served (the "           \
+    "target's thread executes requests; GPU heaps stage through pinned host memory), "         \
+    "auto (window for host heaps, served for GPU heaps)")                                      \
   X(max_teams, MAX_TEAMS, integer, "32", "",                                                   \
     "Team slots per PE, ISHMEM_TEAM_WORLD and ISHMEM_TEAM_SHARED included (2 to 1024); each "  \
     "takes 4 KiB + ISHMEM_COLLECTIVE_SCRATCH of the symmetric heap")                           \

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "device/device_hooks.h"
 #include "runtime/barrier_rows.h"
+#include "runtime/device_proxy.h"
 #include "runtime/team.h"
 
 namespace ishmem::detail {
@@ -46,6 +47,7 @@ struct GpuRuntime {
   std::unique_ptr<BarrierRows> barrier_rows;  // where device and stream barriers meet
   int *status_host = nullptr;                 // collective_status(), a page of its own
   int *status_device = nullptr;
+  std::unique_ptr<DeviceProxy> proxy;  // with off-node PEs: device calls to them
 };
 
 std::unique_ptr<GpuRuntime> g_gpu;
@@ -195,6 +197,11 @@ void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   state->status_device = static_cast<int *>(gpu->register_host(state->status_host, 4096));
   h.max_teams = max_teams;
   state->handle = h;
+  if (fast.n_local < fast.n_pes) {
+    state->proxy =
+        std::make_unique<DeviceProxy>(rt, *gpu, static_cast<std::size_t>(rt.config.proxy_ring));
+    state->proxy->describe(state->heap_map);
+  }
   // The device's map is written whole once (it starts as uninitialized memory), then kept.
   state->heap_map.committed = ~std::size_t{0};
   write_heap_map(*state, *rt.heap);
@@ -221,6 +228,10 @@ void gpu_runtime_finalize() noexcept {
     log(LogLevel::warn, "%s", e.what());
   }
   g_gpu.reset();
+}
+
+void device_proxy_drain() {
+  if (g_gpu && g_gpu->proxy) g_gpu->proxy->drain();
 }
 
 void stream_barrier(Runtime &, void *stream) {

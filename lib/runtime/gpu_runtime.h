@@ -26,6 +26,9 @@ ishmemx_device_handle_t device_handle(const FastPath &fast);
 // Two words of host memory the collective kernels report failures in: [0] for the calls the
 // host waits for, [1] for the stream-ordered ones. *device gets the kernels' address of them.
 int *collective_status(int **device);
+// With off-node PEs: waits until the device proxy has executed every request kernels wrote so
+// far, so that the host's quiet completes them (nothing without a proxy).
+void device_proxy_drain();
 // Enqueues on `stream` a barrier over every PE: later work on the stream starts only after
 // every PE's stream has reached its matching barrier.
 void stream_barrier(Runtime &rt, void *stream);

@@ -1,8 +1,11 @@
 #include "runtime/sync.h"
 
+#include "runtime/gpu_runtime.h"
+
 namespace ishmem::detail {
 
 void quiet(Runtime &rt) {
+  device_proxy_drain();  // requests of finished kernels: executed, then flushed below
   quiet_rma(rt.remote);
   rt.statics->flush_all();
 }

@@ -220,6 +220,22 @@ TEST(Config, LoadBadValueNamesTheVariable) {
   EXPECT_EQ(load_config(bounds.fn()).max_teams, 2);
 }
 
+// The device proxy's ring: a power of two from 2 to 2^20 requests.
+TEST(Config, ProxyRingIsAPowerOfTwo) {
+  for (const char *value : {"0", "1", "3", "1000", "2097152", "-8"}) {
+    SCOPED_TRACE(value);
+    FakeEnv ring;
+    ring.vars["ISHMEM_PROXY_RING"] = value;
+    expect_config_error([&] { load_config(ring.fn()); }, "ISHMEM_PROXY_RING");
+  }
+  FakeEnv ring;
+  EXPECT_EQ(load_config(ring.fn()).proxy_ring, 1024);
+  for (long entries : {2l, 8l, 1l << 20}) {
+    ring.vars["ISHMEM_PROXY_RING"] = std::to_string(entries);
+    EXPECT_EQ(load_config(ring.fn()).proxy_ring, entries);
+  }
+}
+
 // ISHMEM_NODE_LOCAL=self is split mode with one PE per node; a different cap beside it is an
 // error, the same one is not.
 TEST(Config, NodeLocalSelfIsMaxLocalPesOne) {
@@ -244,7 +260,7 @@ TEST(Config, VarsTableIsComplete) {
 #undef ISHMEMI_TEST_FIELD
   const auto &vars = config_vars();
   ASSERT_EQ(vars.size(), fields.size());
-  EXPECT_EQ(vars.size(), 21u);
+  EXPECT_EQ(vars.size(), 23u);
   Config defaults = load_config([](const char *) -> const char * { return nullptr; });
   std::set<std::string> seen;
   for (const ConfigVarInfo &v : vars) {

@@ -9,6 +9,7 @@
 #include "ishmem/detail/checks.h"
 #include "ishmem/detail/copy.h"
 #include "ishmem/detail/mode.h"
+#include "ishmem/detail/proxy.h"
 #include "ishmem/device_handle.h"
 
 namespace ishmemi {
@@ -26,6 +27,9 @@ ISHMEMI_FN char *peer(const Handle &h, const void *sym, int pe) {
 template <class G, bool NBI>
 ISHMEMI_FN int put_group(const Handle &h, void *dest, const void *src, size_t n, int pe) {
   check("put", h, dest, n, pe);
+  if (off_node(h, pe))
+    return group_proxy<G>(
+        h, [&] { return proxy_rma(h.heap_map, true, NBI, dest, (void *)src, n, pe); });
   G::sync(); /* every thread's writes to src are done */
   copy<G>(peer(h, dest, pe), src, n);
   if (!NBI) G::sync(); /* src may be reused by any thread of the group */
@@ -34,6 +38,9 @@ ISHMEMI_FN int put_group(const Handle &h, void *dest, const void *src, size_t n,
 template <class G, bool NBI>
 ISHMEMI_FN int get_group(const Handle &h, void *dest, const void *src, size_t n, int pe) {
   check("get", h, src, n, pe);
+  if (off_node(h, pe))
+    return group_proxy<G>(
+        h, [&] { return proxy_rma(h.heap_map, false, NBI, (void *)src, dest, n, pe); });
   G::sync();
   copy<G>(dest, peer(h, src, pe), n);
   if (!NBI) G::sync(); /* dest is complete for every thread of the group */
@@ -42,20 +49,29 @@ ISHMEMI_FN int get_group(const Handle &h, void *dest, const void *src, size_t n,
 template <class T>
 ISHMEMI_FN int p(const Handle &h, T *dest, T value, int pe) {
   check("p", h, dest, sizeof(T), pe);
+  if (off_node(h, pe)) return proxy_rma(h.heap_map, true, true, dest, &value, sizeof(T), pe);
   *(volatile T *)peer(h, dest, pe) = value;
   return ISHMEM_SUCCESS;
 }
 template <class T>
 ISHMEMI_FN T g(const Handle &h, const T *src, int pe) {
   check("g", h, src, sizeof(T), pe);
+  if (off_node(h, pe)) {
+    T value = T();
+    proxy_rma(h.heap_map, false, false, (void *)src, &value, sizeof(T), pe);
+    return value;
+  }
   return *(const volatile T *)peer(h, src, pe);
 }
-ISHMEMI_FN int quiet(const Handle &) {
+ISHMEMI_FN int quiet(const Handle &h) {
   __threadfence_system(); /* peers may be other GPUs: system scope */
+  /* Off-node requests: the proxy completes every earlier one at its target first. */
+  if (has_off_node(h)) return proxy_sync(h.heap_map, ISHMEMX_PROXY_QUIET | ISHMEMX_PROXY_WAIT, 0);
   return ISHMEM_SUCCESS;
 }
-ISHMEMI_FN int fence(const Handle &) {
+ISHMEMI_FN int fence(const Handle &h) {
   __threadfence_system();
+  if (has_off_node(h)) return proxy_sync(h.heap_map, ISHMEMX_PROXY_FENCE, 0);
   return ISHMEM_SUCCESS;
 }
 /* NULL unless dest lies in the committed heap (past it the window is only reserved). */
@@ -63,6 +79,7 @@ template <class>
 ISHMEMI_FN void *ptr(const Handle &h, const void *dest, int pe) {
   size_t off = (size_t)((const char *)dest - h.local_base);
   if (pe < 0 || pe >= h.n_pes || !h.heap_map || off >= h.heap_map->committed) return 0;
+  if (off_node(h, pe)) return 0; /* reached through the proxy only */
   return peer(h, dest, pe);
 }
 ISHMEMI_FN int my_pe(const Handle &h) {

@@ -22,23 +22,28 @@ ISHMEMI_FN word_t<T> *peer_word(const Handle &h, const T *sym, int pe) {
 }
 template <class T>
 ISHMEMI_FN T amo_fetch(const Handle &h, const T *src, int pe) {
+  if (off_node(h, pe)) return proxy_fetch<T>(h, ISHMEMX_PROXY_AMO_FETCH, src, T(), T(), pe);
   return from_word<T>(ld_relaxed(peer_word(h, src, pe)));
 }
 template <class T>
 ISHMEMI_FN int amo_set(const Handle &h, T *dest, T value, int pe) {
+  if (off_node(h, pe)) return proxy_update<T>(h, ISHMEMX_PROXY_AMO_SET, dest, value, pe);
   st_relaxed(peer_word(h, dest, pe), to_word(value));
   return ISHMEM_SUCCESS;
 }
 template <class T>
 ISHMEMI_FN T amo_swap(const Handle &h, T *dest, T value, int pe) {
+  if (off_node(h, pe)) return proxy_fetch<T>(h, ISHMEMX_PROXY_AMO_SWAP, dest, value, T(), pe);
   return from_word<T>(atomic_exch(peer_word(h, dest, pe), to_word(value)));
 }
 template <class T>
 ISHMEMI_FN T amo_compare_swap(const Handle &h, T *dest, T cond, T value, int pe) {
+  if (off_node(h, pe)) return proxy_fetch<T>(h, ISHMEMX_PROXY_AMO_CSWAP, dest, value, cond, pe);
   return from_word<T>(atomic_cas(peer_word(h, dest, pe), to_word(cond), to_word(value)));
 }
 template <class T>
 ISHMEMI_FN T amo_fetch_add(const Handle &h, T *dest, T value, int pe) {
+  if (off_node(h, pe)) return proxy_fetch<T>(h, ISHMEMX_PROXY_AMO_ADD, dest, value, T(), pe);
   /* Two's complement: the unsigned sum is the signed one. */
   return from_word<T>(atomic_add(peer_word(h, dest, pe), to_word(value)));
 }
@@ -48,27 +53,32 @@ ISHMEMI_FN T amo_fetch_inc(const Handle &h, T *dest, int pe) {
 }
 template <class T>
 ISHMEMI_FN T amo_fetch_and(const Handle &h, T *dest, T value, int pe) {
+  if (off_node(h, pe)) return proxy_fetch<T>(h, ISHMEMX_PROXY_AMO_AND, dest, value, T(), pe);
   return from_word<T>(atomic_and(peer_word(h, dest, pe), to_word(value)));
 }
 template <class T>
 ISHMEMI_FN T amo_fetch_or(const Handle &h, T *dest, T value, int pe) {
+  if (off_node(h, pe)) return proxy_fetch<T>(h, ISHMEMX_PROXY_AMO_OR, dest, value, T(), pe);
   return from_word<T>(atomic_or(peer_word(h, dest, pe), to_word(value)));
 }
 template <class T>
 ISHMEMI_FN T amo_fetch_xor(const Handle &h, T *dest, T value, int pe) {
+  if (off_node(h, pe)) return proxy_fetch<T>(h, ISHMEMX_PROXY_AMO_XOR, dest, value, T(), pe);
   return from_word<T>(atomic_xor(peer_word(h, dest, pe), to_word(value)));
 }
-/* Non-fetching forms: the result is dropped, so the compiler emits a reduction (red.sys). */
-#define ISHMEMI_UPDATE_OP(OP)                                          \
-  template <class T>                                                   \
-  ISHMEMI_FN int amo_##OP(const Handle &h, T *dest, T value, int pe) { \
-    amo_fetch_##OP<T>(h, dest, value, pe);                             \
-    return ISHMEM_SUCCESS;                                             \
+/* Non-fetching forms: the result is dropped, so the compiler emits a reduction (red.sys); off
+ * node, the device does not wait for the proxy. */
+#define ISHMEMI_UPDATE_OP(OP, PROXY_OP)                                                            \
+  template <class T>                                                                               \
+  ISHMEMI_FN int amo_##OP(const Handle &h, T *dest, T value, int pe) {                             \
+    if (off_node(h, pe)) return proxy_update<T>(h, ISHMEMX_PROXY_AMO_##PROXY_OP, dest, value, pe); \
+    amo_fetch_##OP<T>(h, dest, value, pe);                                                         \
+    return ISHMEM_SUCCESS;                                                                         \
   }
-ISHMEMI_UPDATE_OP(add)
-ISHMEMI_UPDATE_OP(and)
-ISHMEMI_UPDATE_OP(or)
-ISHMEMI_UPDATE_OP(xor)
+ISHMEMI_UPDATE_OP(add, ADD)
+ISHMEMI_UPDATE_OP(and, AND)
+ISHMEMI_UPDATE_OP(or, OR)
+ISHMEMI_UPDATE_OP(xor, XOR)
 #undef ISHMEMI_UPDATE_OP
 template <class T>
 ISHMEMI_FN int amo_inc(const Handle &h, T *dest, int pe) {
@@ -111,6 +121,10 @@ ISHMEMI_FN int put_signal_group(const Handle &h, void *dest, const void *src, si
                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   check("put_signal", h, dest, n, pe);
   check("put_signal", h, sig_addr, sizeof *sig_addr, pe);
+  if (off_node(h, pe))
+    return group_proxy<G>(h, [&] {
+      return proxy_put_signal(h.heap_map, dest, src, n, sig_addr, signal, sig_op, pe, NBI);
+    });
   G::sync(); /* every thread's writes to src are done */
   copy<G>(peer(h, dest, pe), src, n);
   G::sync(); /* every thread's part of the data is written */
@@ -280,6 +294,10 @@ ISHMEMI_FN int sync_slots(const Handle &h, int *late_slot) {
   return ISHMEM_SUCCESS;
 }
 ISHMEMI_FN int sync_all(const Handle &h) {
+  /* With off-node PEs: the proxy's barrier over every PE (MPI), after it completed this PE's
+   * earlier requests; it meets the other PEs' device barriers only (docs/MULTI_NODE.md). */
+  if (has_off_node(h))
+    return proxy_sync(h.heap_map, ISHMEMX_PROXY_BARRIER | ISHMEMX_PROXY_WAIT, h.barrier_timeout);
   int late_slot;
   return sync_slots(h, &late_slot);
 }

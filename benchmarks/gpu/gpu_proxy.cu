@@ -1,0 +1,140 @@
+// Device calls to off-node PEs through the host proxy, beside host calls of the same run (run
+// in split mode: ISHMEM_MAX_LOCAL_PES=1, or ISHMEM_NODE_LOCAL=self, OMPI_MCA_osc=^ucx).
+// PE 0 puts to the first PE of the next node, from device memory:
+//  - latency: 8-byte ishmem_putmem + ishmem_quiet, in a kernel's one thread and from the host;
+//  - bandwidth by size: a run of ishmem_putmem_nbi then one quiet, device and host.
+// The other PEs wait in a barrier. Every run's data is checked at the target.
+//   usage: mpirun -np 2 ishmem-gpu-bench-proxy [--iters N] [--max-bytes B]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../../lib/backend/gpu/gpu_platform.h"
+#include "ishmem.h"
+#include "ishmem/device.h"
+
+namespace {
+
+#define CHECK_GPU(call)                                                                      \
+  do {                                                                                       \
+    gpuError_t rc_ = (call);                                                                 \
+    if (rc_ != gpuSuccess) {                                                                 \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, gpuGetErrorString(rc_)); \
+      ishmem_global_exit(1);                                                                 \
+    }                                                                                        \
+  } while (0)
+
+// `reps` puts of `bytes` to `pe`, each completed (quiet_each) or all at the end: the same
+// calls in a kernel's one thread and on the host.
+__host__ __device__ void put_run(char *dest, const char *src, size_t bytes, int reps, int pe,
+                                 bool quiet_each) {
+  for (int i = 0; i < reps; ++i) {
+    if (quiet_each) {
+      ishmem_putmem(dest, src, bytes, pe);
+      ishmem_quiet();
+    } else {
+      ishmem_putmem_nbi(dest, src, bytes, pe);
+    }
+  }
+  ishmem_quiet();
+}
+__global__ void device_puts(char *dest, const char *src, size_t bytes, int reps, int pe,
+                            bool quiet_each) {
+  put_run(dest, src, bytes, reps, pe, quiet_each);
+}
+
+double now_us() {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Microseconds per put of one run (the best of three: the machine is shared).
+template <class Run>
+double per_put_us(Run run, int reps) {
+  double best = 1e30;
+  for (int trial = 0; trial < 3; ++trial) {
+    const double t0 = now_us();
+    run();
+    best = std::min(best, (now_us() - t0) / reps);
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  int iters = 2000;
+  size_t max_bytes = 4u << 20;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--iters")) iters = atoi(argv[i + 1]);
+    if (!strcmp(argv[i], "--max-bytes")) max_bytes = strtoull(argv[i + 1], nullptr, 0);
+  }
+  if (ishmem_init() != ISHMEM_SUCCESS) return 1;
+  ishmemx_device_handle_t h{};
+  ishmemx_get_device_handle(&h);
+  const int me = ishmem_my_pe();
+  const std::string backend = ishmemx_backend_name();
+  if (h.n_local == h.n_pes || (backend != "cuda" && backend != "hip")) {
+    if (me == 0)
+      printf("proxy bench: needs a GPU heap and off-node PEs (backend %s, %d of %d PEs local)\n",
+             backend.c_str(), h.n_local, h.n_pes);
+    ishmem_finalize();
+    return 0;
+  }
+  const int far = h.n_local % h.n_pes;  // PE 0's far PE: the first of the next node
+  char *dest = static_cast<char *>(ishmem_malloc(max_bytes));
+  char *src = nullptr;
+  CHECK_GPU(gpuMalloc(&src, max_bytes));
+  std::vector<char> pattern(max_bytes);
+  for (size_t i = 0; i < max_bytes; ++i) pattern[i] = static_cast<char>(1 + i % 251);
+  CHECK_GPU(gpuMemcpy(src, pattern.data(), max_bytes, gpuMemcpyHostToDevice));
+  const char *interval = getenv("ISHMEM_PROGRESS_INTERVAL");
+  if (me == 0) {
+    printf(
+        "# device calls to off-node PEs: PE 0 -> PE %d, %d PEs, %d per node, proxy poll "
+        "interval %s us\n",
+        far, h.n_pes, h.n_local, interval ? interval : "20");
+    auto device_run = [&](size_t bytes, int reps, bool quiet_each) {
+      device_puts<<<1, 1>>>(dest, src, bytes, reps, far, quiet_each);
+      CHECK_GPU(gpuGetLastError());
+      CHECK_GPU(gpuDeviceSynchronize());
+    };
+    auto host_run = [&](size_t bytes, int reps, bool quiet_each) {
+      put_run(dest, src, bytes, reps, far, quiet_each);
+    };
+    device_run(8, 100, true);  // warm-up
+    host_run(8, 100, true);
+    const double dev = per_put_us([&] { device_run(8, iters, true); }, iters);
+    const double host = per_put_us([&] { host_run(8, iters, true); }, iters);
+    printf("latency 8 B put+quiet: device %.2f us, host %.2f us, ratio %.2f\n", dev, host,
+           dev / host);
+    printf("%10s %14s %14s\n", "bytes", "device MB/s", "host MB/s");
+    for (size_t bytes = 8; bytes <= max_bytes; bytes *= 4) {
+      const int reps = (int)std::max<size_t>(4, std::min<size_t>(500, (64u << 20) / bytes));
+      const double d = per_put_us([&] { device_run(bytes, reps, false); }, reps);
+      const double o = per_put_us([&] { host_run(bytes, reps, false); }, reps);
+      printf("%10zu %14.1f %14.1f\n", bytes, bytes / d, bytes / o);
+    }
+    fflush(stdout);
+  }
+  ishmem_barrier_all();
+  // Every put carried the source's first bytes: check them at the target.
+  if (me == far) {
+    std::vector<char> got(std::min<size_t>(max_bytes, 1 << 20));
+    CHECK_GPU(gpuMemcpy(got.data(), dest, got.size(), gpuMemcpyDeviceToHost));
+    if (memcmp(got.data(), pattern.data(), got.size()) != 0) {
+      fprintf(stderr, "proxy bench: the data at PE %d is wrong\n", me);
+      ishmem_global_exit(1);
+    }
+  }
+  ishmem_barrier_all();
+  CHECK_GPU(gpuFree(src));
+  ishmem_free(dest);
+  ishmem_finalize();
+  return 0;
+}

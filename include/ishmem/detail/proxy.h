@@ -1,0 +1,212 @@
+/* Device calls to off-node PEs (GPU compilers only): requests to the host's proxy
+ * (lib/runtime/device_proxy.h) through the ring of ishmemx_proxy_slot_t in host memory that
+ * the heap map points to (docs/MULTI_NODE.md). The calls test off_node(), one subtract and
+ * compare on the handle, and run the functions here behind that branch. They are inlined:
+ * out of line, in relocatable device code, their registers became every calling kernel's (52
+ * to 56 for any kernel with a call that names a PE; docs/DEVICE_API.md). They take the heap
+ * map's pointer and a few scalars, not the handle. Internal: included by rma_impl.h. */
+#ifndef ISHMEM_DETAIL_PROXY_H
+#define ISHMEM_DETAIL_PROXY_H
+
+#include "ishmem.h"
+#include "ishmem/detail/atomics.h"
+#include "ishmem/detail/mode.h"
+#include "ishmem/device_handle.h"
+
+#ifdef ISHMEMI_GPU
+namespace ishmemi {
+
+/* Whether `pe` is outside this PE's node (its heap is not mapped here). */
+ISHMEMI_FN bool off_node(const ishmemx_device_handle_t &h, int pe) {
+  return (unsigned)(pe - h.first_local_pe) >= (unsigned)h.n_local;
+}
+/* Whether some PE is off-node: quiet and fence then reach the proxy too. */
+ISHMEMI_FN bool has_off_node(const ishmemx_device_handle_t &h) {
+  return h.n_local < h.n_pes;
+}
+
+/* Whether the host can address p: global memory (the heap, device allocations, mapped host
+ * memory), not a thread's local memory nor a block's shared memory. */
+ISHMEMI_FN bool host_reachable(const void *p) {
+#if defined(ISHMEMI_GPU_AMD)
+#if defined(__HIP_DEVICE_COMPILE__)
+  return !__builtin_amdgcn_is_private(p) && !__builtin_amdgcn_is_shared(p);
+#else
+  return p != 0;
+#endif
+#else
+  return __isGlobal(p);
+#endif
+}
+
+/* A request as a call fills it. */
+struct ProxyRequest {
+  unsigned op;
+  int pe;
+  unsigned long long dest, source, bytes, value, cond;
+};
+
+/* One poll of a wait on the proxy failed: ISHMEM_ERR_TIMEOUT past ISHMEMX_DEVICE_WAIT_LIMIT or
+ * the deadline (0: none), the proxy's error once it stopped, else 0. */
+ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned long long deadline,
+                             unsigned long long &start) {
+  if (!w.next()) return ISHMEM_ERR_TIMEOUT;
+  if (w.polls % 64) return 0; /* the status and the timer: now and then */
+  if (deadline) {
+    const unsigned long long now = timer_now();
+    if (start == 0) start = now;
+    if (now - start > deadline) return ISHMEM_ERR_TIMEOUT;
+  }
+  return (int)ld_relaxed((const unsigned int *)map->proxy_status);
+}
+
+/* Posts r: takes a ticket, waits while the ring's slot for it is taken (a full ring), writes
+ * the request and, for ISHMEMX_PROXY_WAIT, waits until the proxy served it; the fetched value
+ * is then in *fetched, and the slot is handed on. Each step happens inside its wait loop, so
+ * that lanes of one warp that run in lockstep (AMD) never hold back a lane whose slot or
+ * answer has come: the proxy serves in ticket order, and a lane's request must not wait for
+ * the reconvergence of lanes whose tickets come later. */
+ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
+                          unsigned long long *fetched, unsigned long long deadline = 0) {
+  if (!map || !map->proxy_slots) return ISHMEM_ERR_UNSUPPORTED;
+  const unsigned long long t = atomic_add(map->proxy_tickets, 1ull);
+  ishmemx_proxy_slot_t *s = map->proxy_slots + (t & map->proxy_mask);
+  Waiter w;
+  unsigned long long start = 0;
+  int rc;
+  for (bool posted = false; !posted;) {
+    if (ld_acquire(&s->free) == t) {
+      s->op = r.op;
+      s->pe = r.pe;
+      s->dest = r.dest;
+      s->source = r.source;
+      s->bytes = r.bytes;
+      s->value = r.value;
+      s->cond = r.cond;
+      st_release(&s->ready, t + 1); /* the request, and this thread's earlier stores, first */
+      posted = true;
+    } else if ((rc = proxy_stalled(map, w, 0, start))) {
+      return rc;
+    }
+  }
+  if (!(r.op & ISHMEMX_PROXY_WAIT)) return ISHMEM_SUCCESS;
+  w = Waiter();
+  for (bool answered = false; !answered;) {
+    if (ld_acquire(&s->done) == t + 1) {
+      if (fetched) *fetched = ld_relaxed(&s->value);
+      st_release(&s->free, t + map->proxy_mask + 1);
+      answered = true;
+    } else if ((rc = proxy_stalled(map, w, deadline, start))) {
+      return rc;
+    }
+  }
+  return ISHMEM_SUCCESS;
+}
+
+ISHMEMI_FN ProxyRequest proxy_request(unsigned op, int pe, const void *dest) {
+  ProxyRequest r = {op, pe, (unsigned long long)dest, 0, 0, 0, 0};
+  return r;
+}
+
+/* Put or get of n bytes between symmetric `sym` on `pe` and `local`. Up to 8 bytes travel in
+ * the request; larger ones by address when the host can reach `local` (the proxy moves the
+ * data), else in 8-byte pieces. A blocking put waits until its source is free; a get and a
+ * piece of a get wait for the data. */
+ISHMEMI_FN int proxy_rma(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
+                         void *local, size_t n, int pe) {
+  if (n > 8 && host_reachable(local)) {
+    ProxyRequest r = proxy_request(is_put ? ISHMEMX_PROXY_PUT : ISHMEMX_PROXY_GET, pe, sym);
+    if (!nbi) r.op |= ISHMEMX_PROXY_WAIT;
+    r.source = (unsigned long long)local;
+    r.bytes = n;
+    return proxy_call(map, r, 0);
+  }
+  for (size_t at = 0; at < n; at += 8) {
+    const size_t piece = n - at < 8 ? n - at : 8;
+    ProxyRequest r = proxy_request(
+        is_put ? ISHMEMX_PROXY_PUT_INLINE : ISHMEMX_PROXY_GET_INLINE | ISHMEMX_PROXY_WAIT, pe,
+        (char *)sym + at);
+    r.bytes = piece;
+    unsigned long long v = 0;
+    if (is_put) __builtin_memcpy(&r.source, (const char *)local + at, piece);
+    int rc = proxy_call(map, r, &v);
+    if (rc != ISHMEM_SUCCESS) return rc;
+    if (!is_put) __builtin_memcpy((char *)local + at, &v, piece);
+  }
+  return ISHMEM_SUCCESS;
+}
+
+/* An atomic on the word of `bytes` bytes at symmetric `sym` on `pe`; fetching ones wait and
+ * return the old value in *fetched. */
+ISHMEMI_FN int proxy_amo(const ishmemx_heap_map_t *map, unsigned op, unsigned bytes,
+                         const void *sym, unsigned long long value, unsigned long long cond, int pe,
+                         unsigned long long *fetched) {
+  ProxyRequest r = proxy_request(op | bytes << 8, pe, sym);
+  r.bytes = bytes;
+  r.value = value;
+  r.cond = cond;
+  return proxy_call(map, r, fetched);
+}
+template <class T>
+ISHMEMI_FN T proxy_fetch(const ishmemx_device_handle_t &h, unsigned op, const T *sym, T value,
+                         T cond, int pe) {
+  unsigned long long v = 0;
+  proxy_amo(h.heap_map, op | ISHMEMX_PROXY_WAIT, sizeof(T), sym, to_word(value), to_word(cond), pe,
+            &v);
+  return from_word<T>((word_t<T>)v);
+}
+template <class T>
+ISHMEMI_FN int proxy_update(const ishmemx_device_handle_t &h, unsigned op, const T *sym, T value,
+                            int pe) {
+  return proxy_amo(h.heap_map, op, sizeof(T), sym, to_word(value), 0, pe, 0);
+}
+
+/* Put with signal: the data (in pieces first where it must travel in requests), then one
+ * request that flushes it at the target and updates the signal. */
+ISHMEMI_FN int proxy_put_signal(const ishmemx_heap_map_t *map, void *dest, const void *src,
+                                size_t n, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe,
+                                bool nbi) {
+  const bool by_address = n > 8 && host_reachable(src);
+  if (!by_address && n > 0) {
+    int rc = proxy_rma(map, true, false, dest, (void *)src, n, pe);
+    if (rc != ISHMEM_SUCCESS) return rc;
+  }
+  ProxyRequest r = proxy_request(
+      sig_op == ISHMEM_SIGNAL_ADD ? ISHMEMX_PROXY_PUT_SIGNAL_ADD : ISHMEMX_PROXY_PUT_SIGNAL_SET, pe,
+      dest);
+  if (by_address) {
+    r.source = (unsigned long long)src;
+    r.bytes = n;
+    if (!nbi) r.op |= ISHMEMX_PROXY_WAIT; /* the source is free once the proxy put it */
+  }
+  r.value = signal;
+  r.cond = (unsigned long long)sig_addr;
+  return proxy_call(map, r, 0);
+}
+
+/* quiet (waits), fence (ordered by the proxy; no wait), barrier (waits, within `deadline`
+ * ticks of the device timer). */
+ISHMEMI_FN int proxy_sync(const ishmemx_heap_map_t *map, unsigned op, unsigned long long deadline) {
+  ProxyRequest r = proxy_request(op, 0, 0);
+  return proxy_call(map, r, 0, deadline);
+}
+
+/* A group's call through the proxy: one thread posts it for the group, whose other threads
+ * learn its outcome (the proxy's status if it stopped, else ISHMEM_ERR_TIMEOUT). */
+template <class G, class Call>
+ISHMEMI_FN int group_proxy(const ishmemx_device_handle_t &h, Call call) {
+  G::sync(); /* every thread's part of the source is written */
+  int rc = G::rank() == 0 ? call() : ISHMEM_SUCCESS;
+  if (G::any(rc != ISHMEM_SUCCESS) && rc == ISHMEM_SUCCESS) {
+    const ishmemx_heap_map_t *map = h.heap_map;
+    if (!map || !map->proxy_status) return ISHMEM_ERR_UNSUPPORTED;
+    rc = (int)ld_relaxed((const unsigned int *)map->proxy_status);
+    if (rc == ISHMEM_SUCCESS) rc = ISHMEM_ERR_TIMEOUT;
+  }
+  return rc; /* G::any is a group barrier: a get's data is there for every thread */
+}
+
+} /* namespace ishmemi */
+#endif /* ISHMEMI_GPU */
+
+#endif /* ISHMEM_DETAIL_PROXY_H */
