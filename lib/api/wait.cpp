@@ -219,7 +219,7 @@ ISHMEMI_P2P_OPS(_vector, const T *)
       statics->progress();
     else if (!sig_addr || !g_fast.host_access)
       fail(ISHMEM_ERR_INVALID_ARG, "%s: no CPU-readable signal", fn);
-    else if (MpiTransport *remote = runtime().remote)
+    else if (OffNode *remote = runtime().remote)
       remote->progress();
   });
   return rc == ISHMEM_SUCCESS ? __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE) : 0;

@@ -33,7 +33,7 @@ bool start_progress_thread(Runtime &rt) {
   // MPI_Iprobe, which MPI_THREAD_MULTIPLE allows beside the program's own MPI calls; the
   // windows are freed only after finalize has stopped this thread. No work is ever reported
   // (MPI does not say whether it ran anything), so the thread sleeps between polls.
-  MpiTransport *remote = rt.remote;
+  OffNode *remote = rt.remote;
   StaticData *statics = rt.statics.get();
   rt.service->add("MPI progress", [remote, statics] {
     if (remote) remote->progress();
