@@ -111,7 +111,7 @@ TEST(GpuCollectiveRules, TeamSyncInEveryForm) {
   int *slots = static_cast<int *>(ishmem_calloc(kSyncForms * kSyncRounds, sizeof(int)));
   ASSERT_NE(slots, nullptr) << ishmemx_last_error();
   {
-    TeamShapes shapes(true);
+    TeamShapes shapes;
     shapes.for_each_member([&](const TeamUnderTest &t) {
       if (tested_shape(t)) check_team_sync(t, slots, s.stream);
     });
@@ -128,7 +128,7 @@ TEST(GpuCollectiveRules, ReductionsInPlace) {
   const HeapAccess gpu = gpu_heap_access(s.stream);
   SymmetricPair b((100 << 10) + 64);
   ASSERT_TRUE(b.source && b.dest) << ishmemx_last_error();
-  TeamShapes shapes(true);
+  TeamShapes shapes;
   shapes.for_each_member([&](const TeamUnderTest &t) {
     if (!tested_shape(t)) return;
     const auto sizes = [](std::size_t elem) {
@@ -285,7 +285,7 @@ TEST(GpuCollectiveRules, BackToBackWithoutBarriers) {
   auto *source = static_cast<long long *>(ishmem_malloc(kSlice * sizeof(long long)));
   ASSERT_TRUE(dest && source) << ishmemx_last_error();
   {
-    TeamShapes shapes(true);
+    TeamShapes shapes;
     shapes.for_each_member([&](const TeamUnderTest &t) {
       if (!is_world(t) && std::string(t.name) != "every PE backwards (stride -1)") return;
       for (Sequence q :

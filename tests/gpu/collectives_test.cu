@@ -57,7 +57,7 @@ class GpuCollectives : public ::testing::Test {
 // Runs `check(t)` on every tested shape this PE is a member of.
 template <class Check>
 void on_every_shape(Check &&check) {
-  TeamShapes shapes(true);
+  TeamShapes shapes;
   shapes.for_each_member([&](const TeamUnderTest &t) {
     if (tested_shape(t)) check(t);
   });
