@@ -10,6 +10,7 @@
 
 #include "ishmem.h"
 #include "ishmem/detail/atomics.h"
+#include "ishmem/detail/checks.h"
 #include "ishmem/detail/mode.h"
 #include "ishmem/device_handle.h"
 
@@ -150,6 +151,7 @@ ISHMEMI_FN int proxy_amo(const ishmemx_heap_map_t *map, unsigned op, unsigned by
 template <class T>
 ISHMEMI_FN T proxy_fetch(const ishmemx_device_handle_t &h, unsigned op, const T *sym, T value,
                          T cond, int pe) {
+  check("atomic", h, sym, sizeof(T), pe); /* ISHMEM_DEBUG=1: a PE out of range stops here */
   unsigned long long v = 0;
   proxy_amo(h.heap_map, op | ISHMEMX_PROXY_WAIT, sizeof(T), sym, to_word(value), to_word(cond), pe,
             &v);
@@ -158,6 +160,7 @@ ISHMEMI_FN T proxy_fetch(const ishmemx_device_handle_t &h, unsigned op, const T 
 template <class T>
 ISHMEMI_FN int proxy_update(const ishmemx_device_handle_t &h, unsigned op, const T *sym, T value,
                             int pe) {
+  check("atomic", h, sym, sizeof(T), pe);
   return proxy_amo(h.heap_map, op, sizeof(T), sym, to_word(value), 0, pe, 0);
 }
 
