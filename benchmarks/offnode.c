@@ -1,6 +1,6 @@
 /* Off-node RMA from the host beside raw MPI one-sided calls, in the same run between the same
  * two ranks. Run it in split mode, so that the peer is reached through MPI:
- *   ISHMEM_NODE_LOCAL=self OMPI_MCA_osc=^ucx mpirun -np 2 ishmem-bench-offnode
+ *   ISHMEM_MAX_LOCAL_PES=1 OMPI_MCA_osc=^ucx mpirun -np 2 ishmem-bench-offnode
  * Four operations, interleaved at every size of every repetition:
  *   ishmem put  latency: putmem + quiet;           bandwidth: putmem_nbi x window + quiet
  *   MPI put     latency: MPI_Put + MPI_Win_flush;  bandwidth: MPI_Put x window + MPI_Win_flush

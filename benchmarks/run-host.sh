@@ -53,7 +53,7 @@ if ! runner_rows '^[a-z]+,[a-z_]+,[0-9]' "$tmp/raw.csv" "$bench/ishmem-bench-put
       run mpi "$prog"
     done
     # Off-node put and get beside raw MPI one-sided calls, one program (split mode).
-    launch_env=(ISHMEM_NODE_LOCAL=self OMPI_MCA_osc=^ucx)
+    launch_env=(ISHMEM_MAX_LOCAL_PES=1 OMPI_MCA_osc=^ucx)
     runner_launch ishmem offnode 2 "$limit" "${prog_args[@]}"
     cat "$tmp/rows" >>"$tmp/raw.csv"
   done

@@ -54,6 +54,12 @@ void check(gpuError_t rc, const char *call) {
 
 DeviceWordAtomic::DeviceWordAtomic(int device) : device_(device) {
   check(gpuSetDevice(device_), ISHMEMI_GPU_VENDOR "SetDevice");
+  // Loads the kernel now, at ishmem_init: under lazy module loading (CUDA's default) its first
+  // launch could wait for a program kernel that spins on a peer's answer, while that peer
+  // waits for this atomic (docs/DEVICE_API.md).
+  gpuFuncAttributes attributes{};
+  check(gpuFuncGetAttributes(&attributes, reinterpret_cast<const void *>(&word_atomic)),
+        ISHMEMI_GPU_VENDOR "FuncGetAttributes");
   gpuStream_t stream = nullptr;
   check(gpuStreamCreateWithFlags(&stream, gpuStreamNonBlocking),
         ISHMEMI_GPU_VENDOR "StreamCreateWithFlags");

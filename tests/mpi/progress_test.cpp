@@ -1,7 +1,7 @@
 // Progress for operations aimed at a PE (docs/MULTI_NODE.md, "Progress"). PE 0 is the target;
 // every other PE writes to it, half of them with puts, half with atomic adds, each after a
 // put of a payload and a fence. PE 0 waits with every wait, test and signal form in turn and
-// checks the values it sees. Off-node (ISHMEM_NODE_LOCAL=self) each writer's operations are
+// checks the values it sees. Off-node (ISHMEM_MAX_LOCAL_PES=1) each writer's operations are
 // MPI one-sided operations, which the target's MPI must progress: a polling call that does
 // not drive MPI progress hangs here. Last, PE 0 only computes, spinning on a plain load of
 // its heap, while its peers add to that word: only the progress thread serves them then.
