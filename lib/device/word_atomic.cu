@@ -78,6 +78,7 @@ DeviceWordAtomic::~DeviceWordAtomic() {
 
 std::uint64_t DeviceWordAtomic::run(void *word, int bytes, WordOp op, std::uint64_t operand,
                                     std::uint64_t compare) {
+  std::lock_guard<std::mutex> lock(mutex_);
   // The calling thread (the service thread, or a program thread) may have another device
   // current: the kernel runs on the heap's.
   check(gpuSetDevice(device_), ISHMEMI_GPU_VENDOR "SetDevice");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 
 namespace ishmem::detail {
 
@@ -27,6 +28,9 @@ class DeviceWordAtomic {
   int device_;
   void *stream_ = nullptr;
   std::uint64_t *result_ = nullptr;  // device memory: the kernel's answer
+  // A program thread (atomics on node-local peers) and the off-node server thread (peers'
+  // atomics on this PE) may run atomics at once: they share the stream and the answer word.
+  std::mutex mutex_;
 };
 
 }  // namespace ishmem::detail
