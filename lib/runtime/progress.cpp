@@ -5,16 +5,6 @@
 
 namespace ishmem::detail {
 
-namespace {
-
-bool mpi_is_multiple() {
-  int provided = MPI_THREAD_SINGLE;
-  ISHMEMI_CHECK_MPI(MPI_Query_thread(&provided));
-  return provided == MPI_THREAD_MULTIPLE;
-}
-
-}  // namespace
-
 bool start_progress_thread(Runtime &rt) {
   const std::string &mode = rt.config.progress_thread;
   if (mode == "off") return false;
@@ -22,7 +12,7 @@ bool start_progress_thread(Runtime &rt) {
     require_mpi_multiple("ISHMEM_PROGRESS_THREAD=on");
   } else {  // auto: only peers reached through MPI can be starved by a computing PE
     if (!rt.remote) return false;
-    if (!mpi_is_multiple()) {
+    if (mpi_thread_level() != MPI_THREAD_MULTIPLE) {
       log(LogLevel::info,
           "no progress thread: MPI is not at MPI_THREAD_MULTIPLE, so only this PE's ishmem "
           "calls drive progress for its off-node peers' operations");

@@ -124,9 +124,14 @@ void heap_changed(Runtime &rt) {
   gpu_heap_changed(rt);
 }
 
-void require_mpi_multiple(const char *what) {
+int mpi_thread_level() {
   int provided = MPI_THREAD_SINGLE;
   ISHMEMI_CHECK_MPI(MPI_Query_thread(&provided));
+  return provided;
+}
+
+void require_mpi_multiple(const char *what) {
+  const int provided = mpi_thread_level();
   if (provided != MPI_THREAD_MULTIPLE)
     fail(ISHMEM_ERR_UNSUPPORTED,
          "%s needs MPI_THREAD_MULTIPLE, but MPI provides level %d: start MPI with "

@@ -75,6 +75,8 @@ struct Runtime {
 };
 extern Runtime *g_rt;
 
+// The thread level MPI provides (MPI_Query_thread).
+int mpi_thread_level();
 // Throws ISHMEM_ERR_UNSUPPORTED naming `what` unless MPI provides MPI_THREAD_MULTIPLE, which
 // a service thread calling MPI beside the program's threads needs.
 void require_mpi_multiple(const char *what);
