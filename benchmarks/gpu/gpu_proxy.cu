@@ -113,6 +113,12 @@ int main(int argc, char **argv) {
     const double host = per_put_us([&] { host_run(8, iters, true); }, iters);
     printf("latency 8 B put+quiet: device %.2f us, host %.2f us, ratio %.2f\n", dev, host,
            dev / host);
+    const double interval_us = interval ? atof(interval) : 20.0;
+    const double goal = 2 * host + interval_us;
+    printf(
+        "# target proxy: device 8 B put+quiet %.2f us vs 2 x host %.2f us + poll interval %.0f "
+        "us = %.2f us: %s\n",
+        dev, host, interval_us, goal, dev <= goal ? "met" : "NOT met");
     printf("%10s %14s %14s\n", "bytes", "device MB/s", "host MB/s");
     for (size_t bytes = 8; bytes <= max_bytes; bytes *= 4) {
       const int reps = (int)std::max<size_t>(4, std::min<size_t>(500, (64u << 20) / bytes));

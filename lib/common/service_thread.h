@@ -1,8 +1,8 @@
 // One background thread per PE that serves what must move while the program computes: MPI
 // progress for peers' passive-target operations on this PE, the off-node service of GPU
 // heaps, and the device proxy's request ring. Each user registers a poll function; the thread
-// calls every poller in turn, keeps going while any reports work, and otherwise sleeps for
-// the interval (ISHMEM_PROGRESS_INTERVAL).
+// calls every poller in turn, keeps going while any reports work and for one interval
+// (ISHMEM_PROGRESS_INTERVAL) after the last work, and otherwise sleeps for the interval.
 #pragma once
 
 #include <atomic>

@@ -49,6 +49,21 @@ TEST(ServiceThread, SleepsWithoutWorkAndPollsAgainAtOnceWithWork) {
   EXPECT_TRUE(eventually([&] { return busy.load() >= 1000; })) << busy.load();
 }
 
+TEST(ServiceThread, KeepsPollingForOneIntervalAfterWork) {
+  // The next request of a burst is seen at once: for one interval after the last work the
+  // thread polls without sleeping, then it sleeps again.
+  ServiceThread service(std::chrono::microseconds(200000));
+  std::atomic<int> calls{0}, worked{0};
+  service.add("once", [&] { return worked.exchange(1) == 0; });  // the thread starts working
+  service.add("idle", [&] { return ++calls, false; });
+  std::this_thread::sleep_for(100ms);
+  EXPECT_GT(calls.load(), 10) << "polled without sleeping within the interval after work";
+  std::this_thread::sleep_for(250ms);  // past the interval: sleeping again
+  const int before = calls.load();
+  std::this_thread::sleep_for(100ms);
+  EXPECT_LE(calls.load() - before, 2) << "an idle poller is called once per 200 ms interval";
+}
+
 TEST(ServiceThread, RemoveWaitsForTheRunningPoller) {
   ServiceThread service(100us);
   std::atomic<int> entered{0}, left{0};
