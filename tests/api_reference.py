@@ -15,7 +15,8 @@ public when it is, in a file under include/:
 mpi.h is replaced by a stub of the two names the headers use, so no MPI is needed, and
 ishmem/version.h is made from its template, as configure_file makes it.
 
-docs/API.md documents a name with a list item that starts with code spans:
+docs/API.md documents a name with a list item that starts with code spans (continued on lines
+indented by two spaces):
     - `ishmem_{RMA_TYPES}_{put,get}`, `ishmem_putmem`: what they do
 Inside a span, {a,b,c} stands for each alternative (one may be empty) and {TABLE}, one upper
 case word, for each name of the type table ISHMEMX_TABLE of include/ishmem/types.h
@@ -153,9 +154,18 @@ def expand_pattern(pattern, tables, where):
 def documented_names(path, tables):
     """name -> line of docs/API.md for every name its entries stand for."""
     out = {}
+    items = []  # (first line number, the item's text with its indented continuation lines)
     with open(path) as f:
         for number, line in enumerate(f, 1):
-            entry = re.match(r"\s*[-*] ((?:`[^`]+`(?:, | or | and |/)?)+)", line)
+            if re.match(r"[-*] ", line):
+                items.append((number, line.strip()))
+            elif items and line.startswith("  ") and line.strip() and items[-1][0] > 0:
+                items[-1] = (items[-1][0], items[-1][1] + " " + line.strip())
+            else:
+                items.append((0, ""))  # ends the item before it
+    for number, line in items:
+        if number:
+            entry = re.match(r"[-*] ((?:`[^`]+`(?:, | or | and |/)?)+)", line)
             if not entry:
                 continue
             for pattern in re.findall(r"`([^`]+)`", entry.group(1)):
