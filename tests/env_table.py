@@ -2,7 +2,8 @@
 """Checks that README.md's table of ISHMEM_* variables is the one `ishmem-info --env-markdown`
 prints from the config table (lib/common/config.h, which owns the meanings), or rewrites it.
 
-  usage: env_table.py SOURCE_DIR ISHMEM_INFO [--write]
+  usage: env_table.py [SOURCE_DIR [ISHMEM_INFO]] [--write]
+          (defaults: the current directory and SOURCE_DIR/build/lib/ishmem-info)
 
 The table is the text between the lines <!-- env-table:begin --> and <!-- env-table:end --> of
 README.md. Without --write, prints a diff and exits 1 when they differ; with --write, replaces
@@ -19,9 +20,11 @@ END = "<!-- env-table:end -->\n"
 
 def main():
     args = [a for a in sys.argv[1:] if a != "--write"]
-    if len(args) != 2:
+    if len(args) > 2 or any(a.startswith("-") for a in args):
         sys.exit(__doc__)
-    source_dir, ishmem_info = args
+    source_dir = args[0] if args else "."
+    ishmem_info = args[1] if len(args) > 1 else os.path.join(source_dir, "build", "lib",
+                                                             "ishmem-info")
     run = subprocess.run([ishmem_info, "--env-markdown"], capture_output=True, text=True)
     if run.returncode != 0 or not run.stdout.startswith("| variable |"):
         sys.exit("env_table: %s --env-markdown failed (exit %d):\n%s%s" %
