@@ -4,7 +4,10 @@
   usage: error_messages.py SOURCE_DIR [--list]
 
 What must appear in docs/ERRORS.md (whitespace runs count as one space):
-  - each status code of the enum in include/ishmem.h, as a heading of its own: ### `ISHMEM_...`;
+  - each status code (ISHMEM_SUCCESS, ISHMEM_ERR_* of any header under include/), as a heading
+    of its own, ### `ISHMEM_...`, whose text starts with the code's value ("-4: ...") and says
+    what it means and what to do, and, for an error, a section of its messages whose heading
+    ends with the code: ### Out of memory (`ISHMEM_ERR_NOMEM`);
   - each message format, the string literals of a fail(CODE, "...") or log(LogLevel::..., "...")
     call in lib/ joined together, with \\" and \\\\ read as " and \\ (macros between literals,
     such as a vendor prefix, are left out: "MemMap failed" is found in "cuMemMap failed");
@@ -140,12 +143,38 @@ def extract(root):
 
 
 def status_codes(root):
-    with open(os.path.join(root, "include", "ishmem.h"), encoding="utf-8") as f:
-        header = strip_comments(f.read())
-    m = re.search(r"enum\s*\{([^}]*\bISHMEM_SUCCESS\b[^}]*)\}", header)
-    if not m:
-        return None
-    return re.findall(r"\b(ISHMEM_[A-Z_]+)\s*=", m.group(1))
+    """(code, value) of every ISHMEM_SUCCESS and ISHMEM_ERR_* enumerator of the headers."""
+    codes = []
+    for top, dirs, files in os.walk(os.path.join(root, "include")):
+        dirs.sort()
+        for name in sorted(files):
+            if not name.endswith(".h"):
+                continue
+            with open(os.path.join(top, name), encoding="utf-8") as f:
+                header = strip_comments(f.read())
+            codes += re.findall(r"\b(ISHMEM_(?:SUCCESS|ERR_[A-Z_]+))\s*=\s*(-?\d+)", header)
+    return codes
+
+
+def status_problems(doc, codes):
+    """What docs/ERRORS.md lacks for each status code: a heading '### `CODE`' whose text starts
+    with the code's value ('-4: ...', then what it means and what to do) and, for an error, a
+    section of its messages, '### Title (`CODE`)'."""
+    problems = []
+    sections = re.split(r"^(#+ .*)$", doc, flags=re.M)
+    headings = {sections[i].lstrip("#").strip(): sections[i + 1].strip()
+                for i in range(1, len(sections) - 1, 2)}
+    for code, value in codes:
+        body = headings.get("`%s`" % code)
+        if body is None:
+            problems.append("status code %s has no heading '### `%s`'" % (code, code))
+        elif not body.startswith("%s:" % value) or len(body.split()) < 6:
+            problems.append("the text under '### `%s`' does not start with its value '%s:' and "
+                            "say what it means and what to do" % (code, value))
+        if code != "ISHMEM_SUCCESS" and not any(h.endswith("(`%s`)" % code) for h in headings):
+            problems.append("status code %s has no section of its messages, '### ... (`%s`)'" %
+                            (code, code))
+    return problems
 
 
 def squeeze(text):
@@ -165,17 +194,14 @@ def main():
     with open(doc_path, encoding="utf-8") as f:
         doc = f.read()
     flat = squeeze(doc)
-    headings = [line for line in doc.splitlines() if line.startswith("#")]
     bad = 0
     codes = status_codes(root)
-    if not codes or len(codes) < 5:
-        print("include/ishmem.h: found no status enum (ISHMEM_SUCCESS, ...): wrong directory?")
+    if len(codes) < 5:
+        print("include/: found no status codes (ISHMEM_SUCCESS, ...): wrong directory?")
         return 1
-    for code in codes:
-        if not any(h.lstrip("#").strip() == "`%s`" % code for h in headings):
-            print("include/ishmem.h: status code %s has no heading '### `%s`' in docs/ERRORS.md" %
-                  (code, code))
-            bad += 1
+    for problem in status_problems(doc, codes):
+        print("docs/ERRORS.md: %s" % problem)
+        bad += 1
     if len(sites) < 50:
         print("only %d message sites found under %s/lib: wrong directory?" % (len(sites), root))
         return 1

@@ -9,69 +9,89 @@
 namespace ishmem::detail {
 
 // X(field, NAME, kind, default, choices, doc). Kinds: size (bytes, K/M/G/T suffixes),
-// seconds (positive number), integer, choice (one of `choices`, '|'-separated).
-#define ISHMEMI_CONFIG_VARS(X)                                                                 \
-  X(symmetric_size, SYMMETRIC_SIZE, size, "1G", "",                                            \
-    "Largest symmetric heap per PE (K, M, G, T suffixes); reserves address space only")        \
-  X(chunk_size, CHUNK_SIZE, size, "2M", "",                                                    \
-    "Smallest step by which the heap commits physical memory")                                 \
-  X(trim_threshold, TRIM_THRESHOLD, size, "64M", "",                                           \
-    "Free memory at the heap's tail always kept for reuse; beyond it, memory no block used "   \
-    "for ISHMEM_TRIM_INTERVAL heap calls is returned")                                         \
-  X(trim_interval, TRIM_INTERVAL, integer, "64", "",                                           \
-    "Heap calls (malloc, free, ...) over which unused tail memory is kept before it is "       \
-    "returned; 0 returns it at the call that frees it")                                        \
-  X(bootstrap_timeout, BOOTSTRAP_TIMEOUT, seconds, "60", "",                                   \
-    "Seconds (at most 1e6) to wait for a peer during setup and fd exchange before failing")    \
-  X(collective_timeout, COLLECTIVE_TIMEOUT, seconds, "600", "",                                \
-    "Seconds to wait for the other PEs in a collective call (barrier, malloc, free, ...) "     \
-    "before reporting them and aborting the job")                                              \
-  X(wait_timeout, WAIT_TIMEOUT, seconds, "1e6", "",                                            \
-    "Seconds after which a host wait_until or signal wait gives up with ISHMEM_ERR_TIMEOUT "   \
-    "(a debugging aid: OpenSHMEM waits are unbounded)")                                        \
-  X(log, LOG, choice, "warn", "none|error|warn|info|debug", "Log level of messages on stderr") \
-  X(backend, BACKEND, choice, "auto", "auto|gpu|host",                                         \
-    "Memory backend: auto takes the GPU one when a GPU is usable, else host")                  \
-  X(device, DEVICE, integer, "-1", "",                                                         \
-    "GPU ordinal for this PE among the visible ones; -1 picks by rank on the machine")         \
-  X(bind, BIND, choice, "auto", "auto|none",                                                   \
-    "auto binds each PE's threads to the cores nearest its GPU (hwloc); none leaves them")     \
-  X(node_local, NODE_LOCAL, choice, "auto", "auto|self",                                       \
-    "auto maps the heaps of PEs on the same node; self reaches every other PE through MPI "    \
-    "(the same as ISHMEM_MAX_LOCAL_PES=1)")                                                    \
-  X(max_local_pes, MAX_LOCAL_PES, integer, "0", "",                                            \
-    "Split mode: at most this many consecutive PEs of a node share memory; each group is "     \
-    "treated as a node of its own (1: every PE alone); 0: no cap (docs/MULTI_NODE.md)")        \
-  X(progress_thread, PROGRESS_THREAD, choice, "auto", "auto|on|off",                           \
-    "A thread that drives MPI progress and serves off-node requests while the PE computes; "   \
-    "auto starts it when some PEs are off-node and MPI provides MPI_THREAD_MULTIPLE")          \
-  X(progress_interval, PROGRESS_INTERVAL, integer, "20", "",                                   \
-    "Microseconds the progress thread sleeps when it finds no work (1 to 1000000)")            \
-  X(proxy_ring, PROXY_RING, integer, "1024", "",                                               \
-    "Requests the ring of device calls to off-node PEs holds (a power of two, 2 to 1048576); " \
-    "a kernel that finds it full waits (docs/MULTI_NODE.md)")                                  \
-  X(off_node, OFF_NODE, choice, "auto", "auto|window|served",                                  \
-    "How off-node PEs are reached: window (one-sided MPI, host heaps), served (the "           \
-    "target's thread executes requests; GPU heaps stage through pinned host memory), "         \
-    "auto (window for host heaps, served for GPU heaps)")                                      \
-  X(max_teams, MAX_TEAMS, integer, "32", "",                                                   \
-    "Team slots per PE, ISHMEM_TEAM_WORLD and ISHMEM_TEAM_SHARED included (2 to 1024); each "  \
-    "takes 4 KiB + ISHMEM_COLLECTIVE_SCRATCH of the symmetric heap")                           \
-  X(collective_scratch, COLLECTIVE_SCRATCH, size, "256K", "",                                  \
-    "Bytes of symmetric heap per team and PE for the collectives' internal buffers")           \
-  X(reduce_oneshot_max, REDUCE_ONESHOT_MAX, size, "16K", "",                                   \
-    "Largest node-local reduction (bytes) run one-shot, and largest contribution staged "      \
-    "through the team's scratch (docs/COLLECTIVES.md)")                                        \
-  X(device_oneshot_max, DEVICE_ONESHOT_MAX, size, "64K", "",                                   \
-    "Largest contribution (bytes) a collective on a GPU heap stages through the team's "       \
-    "scratch (one-shot, lane 0); above it the PEs read each other's buffers directly")         \
-  X(debug, DEBUG, choice, "0", "0|1",                                                          \
-    "1 checks every RMA, atomic, signal and wait call, host and device, against the live "     \
-    "allocations and the PE range (slower); a bad device call stops the kernel; compares "     \
-    "the calls of collectives on teams with off-node PEs")                                     \
-  X(shmem_errors, SHMEM_ERRORS, choice, "abort", "abort|return",                               \
-    "What a failing shmem.h call that returns no status does: abort prints the error and "     \
-    "stops the job; return goes on (ishmemx_last_status, ishmemx_last_error say why)")
+// seconds (positive number), integer, choice (one of `choices`, '|'-separated). The docs are
+// Markdown: `ishmem-info --env-markdown` prints them as README.md's table
+// (tests/env_table.py checks it), plain `ishmem-info` without the markup.
+#define ISHMEMI_CONFIG_VARS(X)                                                                  \
+  X(symmetric_size, SYMMETRIC_SIZE, size, "1G", "",                                             \
+    "largest heap per PE (K, M, G, T suffixes); only address space is reserved up front")       \
+  X(chunk_size, CHUNK_SIZE, size, "2M", "",                                                     \
+    "smallest step by which the heap commits physical memory")                                  \
+  X(trim_threshold, TRIM_THRESHOLD, size, "64M", "",                                            \
+    "free memory at the heap's tail that the trim policy always keeps for reuse "               \
+    "(`ishmemx_heap_trim` and a failed growth still return it)")                                \
+  X(trim_interval, TRIM_INTERVAL, integer, "64", "",                                            \
+    "the trim policy's period, in collective heap calls (`malloc`, `calloc`, `align`, "         \
+    "`realloc`, `free`): at the end of each, the memory at the heap's tail that no block used"  \
+    " after any call of the period is returned, when that is more than "                        \
+    "`ISHMEM_TRIM_THRESHOLD`. `0` (or `1`) returns it at the call that frees it. A loop that "  \
+    "allocates and frees a large block each step keeps its memory mapped. A call that returns"  \
+    " memory first waits for the device work queued before it; a program whose kernels run "    \
+    "across heap calls can set a very large interval and return memory with "                   \
+    "`ishmemx_heap_trim`")                                                                      \
+  X(bootstrap_timeout, BOOTSTRAP_TIMEOUT, seconds, "60", "",                                    \
+    "seconds (at most 1e6) to wait for a peer during setup and fd exchange before failing")     \
+  X(collective_timeout, COLLECTIVE_TIMEOUT, seconds, "600", "",                                 \
+    "seconds to wait for the other PEs in a collective call (barrier, malloc, free, ...); "     \
+    "past it, or when a node-local PE it waits for has died, a PE reports whom it waited for "  \
+    "and what they last did, and aborts the job")                                               \
+  X(wait_timeout, WAIT_TIMEOUT, seconds, "1e6", "",                                             \
+    "seconds after which a host `wait_until` or signal wait gives up with "                     \
+    "`ISHMEM_ERR_TIMEOUT`: a debugging aid, since OpenSHMEM waits are unbounded")               \
+  X(log, LOG, choice, "warn", "none|error|warn|info|debug",                                     \
+    "log level of messages on stderr: `none`, `error`, `warn`, `info` or `debug`")              \
+  X(backend, BACKEND, choice, "auto", "auto|gpu|host",                                          \
+    "`auto` (GPU if every PE has one), `gpu` or `host`")                                        \
+  X(device, DEVICE, integer, "-1", "",                                                          \
+    "GPU for this PE among the visible ones; -1 picks by the PE's rank on its machine")         \
+  X(bind, BIND, choice, "auto", "auto|none",                                                    \
+    "`auto` binds each PE to the cores nearest its GPU; `none` leaves it")                      \
+  X(node_local, NODE_LOCAL, choice, "auto", "auto|self",                                        \
+    "`self` reaches every other PE through MPI (for testing that path); the same as "           \
+    "`ISHMEM_MAX_LOCAL_PES=1`, and an error beside another cap")                                \
+  X(max_local_pes, MAX_LOCAL_PES, integer, "0", "",                                             \
+    "split mode: the PEs of a machine form nodes of at most this many consecutive PEs, which "  \
+    "map each other's heaps; between them everything goes through MPI "                         \
+    "([docs/MULTI_NODE.md](docs/MULTI_NODE.md#split-mode)). `0`: no cap; the same on every PE") \
+  X(progress_thread, PROGRESS_THREAD, choice, "auto", "auto|on|off",                            \
+    "a thread that lets MPI serve peers' operations on this PE while it computes: `auto` "      \
+    "(with off-node PEs, when MPI is at `MPI_THREAD_MULTIPLE`), `on` (fails without "           \
+    "`MPI_THREAD_MULTIPLE`) or `off` (then `ishmem_init` starts MPI at `MPI_THREAD_SINGLE`); "  \
+    "[docs/MULTI_NODE.md](docs/MULTI_NODE.md)")                                                 \
+  X(progress_interval, PROGRESS_INTERVAL, integer, "20", "",                                    \
+    "microseconds the progress thread sleeps between two polls (1 to 1000000)")                 \
+  X(proxy_ring, PROXY_RING, integer, "1024", "",                                                \
+    "requests the ring of device calls to off-node PEs holds (a power of two, 2 to 1048576); "  \
+    "a kernel that finds it full waits ([docs/MULTI_NODE.md](docs/MULTI_NODE.md))")             \
+  X(off_node, OFF_NODE, choice, "auto", "auto|window|served",                                   \
+    "how off-node PEs are reached: `window` (one-sided MPI over host heaps), `served` "         \
+    "(requests the target's server thread executes; GPU heaps stage through pinned host "       \
+    "memory), `auto` (window for host heaps, served for GPU heaps); the same on every PE "      \
+    "([docs/OFF_NODE.md](docs/OFF_NODE.md))")                                                   \
+  X(max_teams, MAX_TEAMS, integer, "32", "",                                                    \
+    "team slots per PE, `ISHMEM_TEAM_WORLD` and `ISHMEM_TEAM_SHARED` included (2 to 1024); "    \
+    "each takes 4 KiB + `ISHMEM_COLLECTIVE_SCRATCH` of the symmetric heap at `ishmem_init`; "   \
+    "the same on every PE")                                                                     \
+  X(collective_scratch, COLLECTIVE_SCRATCH, size, "256K", "",                                   \
+    "bytes of symmetric heap per team and PE for the collectives' internal buffers; the same "  \
+    "on every PE")                                                                              \
+  X(reduce_oneshot_max, REDUCE_ONESHOT_MAX, size, "16K", "",                                    \
+    "largest reduction (bytes) that node-local teams run one-shot (each PE combines every "     \
+    "peer's copy); larger ones run reduce-scatter + all-gather. Also the largest contribution"  \
+    " the other collectives copy through the team's scratch instead of reading the source (at"  \
+    " most half of `ISHMEM_COLLECTIVE_SCRATCH`)")                                               \
+  X(device_oneshot_max, DEVICE_ONESHOT_MAX, size, "64K", "",                                    \
+    "largest contribution (bytes) a collective on a GPU heap copies through the team's "        \
+    "scratch (one meeting per call); above it the PEs read each other's buffers directly "      \
+    "(also capped by half of `ISHMEM_COLLECTIVE_SCRATCH`)")                                     \
+  X(debug, DEBUG, choice, "0", "0|1",                                                           \
+    "`1` checks every RMA, atomic, signal and wait call, host and device, against the live "    \
+    "allocations (see Checks in README.md), and the calls of collectives on teams with "        \
+    "off-node PEs across PEs")                                                                  \
+  X(shmem_errors, SHMEM_ERRORS, choice, "abort", "abort|return",                                \
+    "what a failing `shmem.h` call that returns no status does: `abort` prints the error and "  \
+    "stops the job; `return` goes on, and `shmemx_last_status()`/`shmemx_last_error()` say "    \
+    "what failed ([docs/OPENSHMEM.md](docs/OPENSHMEM.md))")
 
 struct Config {
 #define ISHMEMI_CONFIG_FIELD(field, NAME, kind, def, choices, doc) \
