@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_out.h"
+
 #if defined(USE_OSHMEM)
 #include <shmem.h>
 #define B_IMPL "oshmem"
@@ -160,7 +162,13 @@ typedef struct {
   int window;      /* non-blocking operations between two quiets in bandwidth loops */
   size_t min_size; /* size range, powers of two */
   size_t max_size;
-  int csv;
+  const char *csv_path; /* --csv FILE, --json FILE (bench_out.h; "-" is stdout) */
+  const char *json_path;
+  int table;        /* the human-readable table on stdout (unless rows go there) */
+  const char *name; /* the program without its implementation: put, collectives, ... */
+  const char *impl; /* B_IMPL */
+  int out_open;     /* b_writers opened (by PE 0, at its first header or row) */
+  int pes;          /* the PE count, taken when the writers open */
 } bench_opts;
 
 static size_t b_parse_size(const char *s) {
@@ -174,19 +182,29 @@ static size_t b_parse_size(const char *s) {
 
 static void b_usage(const char *prog, const char *what) {
   fprintf(stderr,
-          "usage: %s [--csv] [--iters N] [--warmup N] [--reps N] [--window N]\n"
+          "usage: %s [--csv FILE] [--json FILE] [--iters N] [--warmup N] [--reps N] [--window N]\n"
           "          [--min-size BYTES] [--max-size BYTES] [--quick]\n"
-          "%s\nSizes take K/M/G suffixes. --quick: --iters 2000 --reps 5 --warmup 100.\n",
+          "%s\nSizes take K/M/G suffixes. --quick: --iters 2000 --reps 5 --warmup 100.\n"
+          "--csv/--json FILE: the rows as CSV / JSON (FILE - : on stdout, instead of the table).\n",
           prog, what);
 }
 
 static bench_opts b_options(int argc, char **argv, size_t min_size, size_t max_size,
                             const char *what) {
-  bench_opts o = {10000, 200, 5, 64, min_size, max_size, 0};
+  bench_opts o;
+  memset(&o, 0, sizeof o);
+  o.iters = 10000, o.warmup = 200, o.reps = 5, o.window = 64;
+  o.min_size = min_size, o.max_size = max_size;
+  o.impl = B_IMPL;
+  /* ishmem-bench-put, mpi-bench-put, oshmem-bench-put: all "put" */
+  const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+  o.name = strstr(base, "bench-") ? strstr(base, "bench-") + 6 : base;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--csv")) {
-      o.csv = 1;
+    if (v && !strcmp(a, "--csv")) {
+      o.csv_path = v, ++i;
+    } else if (v && !strcmp(a, "--json")) {
+      o.json_path = v, ++i;
     } else if (!strcmp(a, "--quick")) {
       o.iters = 2000, o.reps = 5, o.warmup = 100;
     } else if (v && !strcmp(a, "--iters")) {
@@ -211,6 +229,8 @@ static bench_opts b_options(int argc, char **argv, size_t min_size, size_t max_s
     b_usage(argv[0], what);
     exit(2);
   }
+  o.table =
+      !(o.csv_path && !strcmp(o.csv_path, "-")) && !(o.json_path && !strcmp(o.json_path, "-"));
   return o;
 }
 
@@ -285,27 +305,64 @@ static void b_push(b_samples *s, double x) {
   s->v[s->n++] = x;
 }
 
+/* Static, not in bench_opts: closed at exit (a JSON array on stdout ends there), after main's
+ * locals are gone. */
+static bench_out b_writers;
+static void b_close_out(void) {
+  bench_out_close(&b_writers);
+}
+
+/* The machine-readable writers (PE 0): opened at the first header or row. */
+static void b_out(bench_opts *o) {
+  if (o->out_open || (!o->csv_path && !o->json_path)) return;
+  o->out_open = 1;
+  o->pes = b_n_pes();
+#if !defined(USE_OSHMEM) && !defined(USE_MPI)
+  const char *backend = ishmemx_backend_name();
+#else
+  const char *backend = "";
+#endif
+  if (bench_out_open(&b_writers, o->name, backend, o->csv_path, o->json_path) != 0) b_abort(2);
+  atexit(b_close_out);
+}
+
+/* Progress on PE 0's terminal before step `done` of `total` (the size sweep of every
+ * repetition); nothing when stderr is not a terminal. */
+static void b_progress(bench_opts *o, size_t size, int done, int total) {
+  if (b_my_pe() != 0 || !isatty(2)) return;
+  b_out(o);
+  bench_out progress_only = {0};
+  const bench_out *out = o->out_open ? &b_writers : &progress_only;
+  if (!o->out_open) progress_only.benchmark = o->name, progress_only.progress = 1;
+  bench_out_progress(out, o->impl, size, done, total);
+}
+
 /* `what` describes the loops in one line; printed as a comment above the table. */
-static void b_header(const bench_opts *o, const char *op, const char *what) {
-  if (o->csv) {
-    printf("impl,op,size_bytes,latency_us,bandwidth_MBps\n");
-  } else {
-    printf("# %s %s: %s\n# 2 PEs, PE 0 -> PE 1; medians over %d repetitions\n", B_IMPL, op, what,
-           o->reps);
+static void b_header(bench_opts *o, const char *op, const char *what) {
+  b_out(o);
+  if (o->table) {
+    printf("# %s %s: %s\n# %d PEs, PE 0 -> PE 1; medians over %d repetitions\n", B_IMPL, op, what,
+           b_n_pes(), o->reps);
     printf("# %10s %14s %16s\n", "size(B)", "latency(us)", "bandwidth(MB/s)");
   }
   fflush(stdout);
 }
 
-/* A negative figure is printed as empty (CSV) or "-" (table). */
-static void b_row(const bench_opts *o, const char *op, size_t size, double lat_us, double mbps) {
-  if (o->csv) {
-    printf("%s,%s,%zu,", B_IMPL, op, size);
-    if (lat_us >= 0) printf("%.4f", lat_us);
-    printf(",");
-    if (mbps >= 0) printf("%.1f", mbps);
-    printf("\n");
-  } else {
+/* One row of `impl` (the program's own, or a reference it measures beside it) to the
+ * machine-readable writers; count < 0 and detail NULL where there are none. */
+static void b_out_row(bench_opts *o, const char *impl, const char *op, size_t size, double lat_us,
+                      double mbps, long count) {
+  b_out(o);
+  if (!o->out_open) return;
+  if (b_writers.progress) fputs("\r\033[K", stderr); /* the row's line, not the progress */
+  bench_row r = {impl, op, size, lat_us, mbps, o->pes, count, NULL};
+  bench_out_row(&b_writers, &r);
+}
+
+/* A negative figure is printed as "-" in the table (empty or null in CSV / JSON). */
+static void b_row(bench_opts *o, const char *op, size_t size, double lat_us, double mbps) {
+  b_out_row(o, B_IMPL, op, size, lat_us, mbps, -1);
+  if (o->table) {
     printf("  %10zu ", size);
     if (lat_us >= 0)
       printf("%14.4f ", lat_us);
