@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
   FILE *csv, *json;
   int json_rows;
+  int json_stream;  /* JSON on stdout (a pipe, maybe): closed at the end, not kept closed */
   int stdout_taken; /* rows go to stdout: no human-readable table there */
   const char *benchmark;
   const char *backend;
@@ -75,6 +76,7 @@ static int bench_out_open(bench_out *o, const char *benchmark, const char *backe
   o->progress = isatty(2);
   if (csv_path && !(o->csv = bench_out_file(o, csv_path, "CSV"))) return -1;
   if (json_path && !(o->json = bench_out_file(o, json_path, "JSON"))) return -1;
+  o->json_stream = json_path && !strcmp(json_path, "-");
   if (o->csv) {
     fprintf(o->csv, "%s\n", BENCH_OUT_COLUMNS);
     fflush(o->csv);
@@ -116,7 +118,7 @@ static void bench_out_row(bench_out *o, const bench_row *r) {
     fprintf(f, ", \"benchmark\": \"%s\", \"pes\": %d, \"count\": ", o->benchmark, r->pes);
     bench_out_number(f, (double)r->count, "%.0f", "null");
     fprintf(f, ", \"backend\": \"%s\", \"detail\": \"%s\"}", o->backend, detail);
-    if (f != stdout) {
+    if (!o->json_stream) {
       fputs("\n]\n", f);
       fflush(f);
       fseek(f, -3L, SEEK_CUR);
@@ -130,7 +132,7 @@ static void bench_out_close(bench_out *o) {
   if (o->json) {
     if (!o->json_rows)
       fputs("[]\n", o->json);
-    else if (o->json == stdout)
+    else if (o->json_stream)
       fputs("\n]\n", o->json);
     else
       fseek(o->json, 0L, SEEK_END);
