@@ -22,6 +22,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #define BENCH_OUT_COLUMNS \
@@ -48,6 +49,21 @@ typedef struct {
   int progress; /* stderr is a terminal */
 } bench_out;
 
+/* Whether progress may be shown: stderr is a terminal, or it is a pipe from the MPI launcher
+ * (mpirun hands its ranks pipes and copies them to its own stderr) whose stderr is one. */
+static int bench_out_on_terminal(void) {
+  static int known = -1; /* asked once per size: looked up once */
+  if (known >= 0) return known;
+  known = 0;
+  if (isatty(2)) return known = 1;
+  char link[64], target[64];
+  snprintf(link, sizeof link, "/proc/%d/fd/2", (int)getppid());
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  if (n <= 0) return 0;
+  target[n] = '\0';
+  return known = !strncmp(target, "/dev/pts/", 9) || !strncmp(target, "/dev/tty", 8);
+}
+
 /* Opens FILE for writing ("-": stdout). Returns NULL, with the reason on stderr, on failure. */
 static FILE *bench_out_file(bench_out *o, const char *path, const char *kind) {
   if (!strcmp(path, "-")) {
@@ -73,7 +89,7 @@ static int bench_out_open(bench_out *o, const char *benchmark, const char *backe
   memset(o, 0, sizeof *o);
   o->benchmark = benchmark;
   o->backend = backend ? backend : "";
-  o->progress = isatty(2);
+  o->progress = bench_out_on_terminal();
   if (csv_path && !(o->csv = bench_out_file(o, csv_path, "CSV"))) return -1;
   if (json_path && !(o->json = bench_out_file(o, json_path, "JSON"))) return -1;
   o->json_stream = json_path && !strcmp(json_path, "-");

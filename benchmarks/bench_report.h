@@ -61,7 +61,7 @@ static void b_out(bench_opts *o) {
 /* Progress on PE 0's terminal before step `done` of `total` (the size sweep of every
  * repetition); nothing when stderr is not a terminal. */
 static void b_progress(bench_opts *o, size_t size, int done, int total) {
-  if (b_my_pe() != 0 || !isatty(2)) return;
+  if (b_my_pe() != 0 || !bench_out_on_terminal()) return;
   b_out(o);
   bench_out progress_only = {0};
   const bench_out *out = o->out_open ? &b_writers : &progress_only;
@@ -94,6 +94,7 @@ static void b_out_row(bench_opts *o, const char *impl, const char *op, size_t si
 /* A negative figure is printed as "-" in the table (empty or null in CSV / JSON). */
 static void b_row(bench_opts *o, const char *op, size_t size, double lat_us, double mbps) {
   b_out_row(o, B_IMPL, op, size, lat_us, mbps, -1);
+  if (o->table && bench_out_on_terminal()) fputs("\r\033[K", stderr); /* the progress line */
   if (o->table) {
     printf("  %10zu ", size);
     if (lat_us >= 0)

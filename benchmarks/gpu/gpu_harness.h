@@ -197,7 +197,7 @@ inline void write_row(const char *impl, const char *op, std::size_t bytes, doubl
 inline void progress(const char *what, std::size_t bytes, int done, int total) {
   bench_out shown{};
   shown.benchmark = output.benchmark ? output.benchmark : "";
-  shown.progress = isatty(2);
+  shown.progress = bench_out_on_terminal();
   bench_out_progress(&shown, what, bytes, done, total);
 }
 
