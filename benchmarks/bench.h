@@ -224,7 +224,10 @@ static bench_opts b_options(int argc, char **argv, size_t min_size, size_t max_s
       exit(strcmp(a, "--help") && strcmp(a, "-h") ? 2 : 0);
     }
   }
-  if (o.iters < 1 || o.reps < 1 || o.reps > 99 || o.window < 1 || o.warmup < 0 ||
+  /* "--csv --quick", the old spelling, would write a file named --quick */
+  const int bad_path = (o.csv_path && o.csv_path[0] == '-' && o.csv_path[1]) ||
+                       (o.json_path && o.json_path[0] == '-' && o.json_path[1]);
+  if (bad_path || o.iters < 1 || o.reps < 1 || o.reps > 99 || o.window < 1 || o.warmup < 0 ||
       o.min_size > o.max_size) {
     b_usage(argv[0], what);
     exit(2);

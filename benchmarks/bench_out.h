@@ -66,6 +66,10 @@ static int bench_out_on_terminal(void) {
 
 /* Opens FILE for writing ("-": stdout). Returns NULL, with the reason on stderr, on failure. */
 static FILE *bench_out_file(bench_out *o, const char *path, const char *kind) {
+  if (path[0] == '-' && path[1]) { /* "--csv --quick": an option, not a file */
+    fprintf(stderr, "%s: the %s file is missing (got %s)\n", o->benchmark, kind, path);
+    return NULL;
+  }
   if (!strcmp(path, "-")) {
     if (o->stdout_taken) {
       fprintf(stderr, "%s: --csv - and --json - cannot share stdout\n", o->benchmark);
