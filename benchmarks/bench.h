@@ -17,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_out.h"
+
 #if defined(USE_OSHMEM)
 #include <shmem.h>
 #define B_IMPL "oshmem"
@@ -160,7 +162,13 @@ typedef struct {
   int window;      /* non-blocking operations between two quiets in bandwidth loops */
   size_t min_size; /* size range, powers of two */
   size_t max_size;
-  int csv;
+  const char *csv_path; /* --csv FILE, --json FILE (bench_out.h; "-" is stdout) */
+  const char *json_path;
+  int table;        /* the human-readable table on stdout (unless rows go there) */
+  const char *name; /* the program without its implementation: put, collectives, ... */
+  const char *impl; /* B_IMPL */
+  int out_open;     /* b_writers opened (by PE 0, at its first header or row) */
+  int pes;          /* the PE count, taken when the writers open */
 } bench_opts;
 
 static size_t b_parse_size(const char *s) {
@@ -174,19 +182,29 @@ static size_t b_parse_size(const char *s) {
 
 static void b_usage(const char *prog, const char *what) {
   fprintf(stderr,
-          "usage: %s [--csv] [--iters N] [--warmup N] [--reps N] [--window N]\n"
+          "usage: %s [--csv FILE] [--json FILE] [--iters N] [--warmup N] [--reps N] [--window N]\n"
           "          [--min-size BYTES] [--max-size BYTES] [--quick]\n"
-          "%s\nSizes take K/M/G suffixes. --quick: --iters 2000 --reps 5 --warmup 100.\n",
+          "%s\nSizes take K/M/G suffixes. --quick: --iters 2000 --reps 5 --warmup 100.\n"
+          "--csv/--json FILE: the rows as CSV / JSON (FILE - : on stdout, instead of the table).\n",
           prog, what);
 }
 
 static bench_opts b_options(int argc, char **argv, size_t min_size, size_t max_size,
                             const char *what) {
-  bench_opts o = {10000, 200, 5, 64, min_size, max_size, 0};
+  bench_opts o;
+  memset(&o, 0, sizeof o);
+  o.iters = 10000, o.warmup = 200, o.reps = 5, o.window = 64;
+  o.min_size = min_size, o.max_size = max_size;
+  o.impl = B_IMPL;
+  /* ishmem-bench-put, mpi-bench-put, oshmem-bench-put: all "put" */
+  const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+  o.name = strstr(base, "bench-") ? strstr(base, "bench-") + 6 : base;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--csv")) {
-      o.csv = 1;
+    if (v && !strcmp(a, "--csv")) {
+      o.csv_path = v, ++i;
+    } else if (v && !strcmp(a, "--json")) {
+      o.json_path = v, ++i;
     } else if (!strcmp(a, "--quick")) {
       o.iters = 2000, o.reps = 5, o.warmup = 100;
     } else if (v && !strcmp(a, "--iters")) {
@@ -206,11 +224,16 @@ static bench_opts b_options(int argc, char **argv, size_t min_size, size_t max_s
       exit(strcmp(a, "--help") && strcmp(a, "-h") ? 2 : 0);
     }
   }
-  if (o.iters < 1 || o.reps < 1 || o.reps > 99 || o.window < 1 || o.warmup < 0 ||
+  /* "--csv --quick", the old spelling, would write a file named --quick */
+  const int bad_path = (o.csv_path && o.csv_path[0] == '-' && o.csv_path[1]) ||
+                       (o.json_path && o.json_path[0] == '-' && o.json_path[1]);
+  if (bad_path || o.iters < 1 || o.reps < 1 || o.reps > 99 || o.window < 1 || o.warmup < 0 ||
       o.min_size > o.max_size) {
     b_usage(argv[0], what);
     exit(2);
   }
+  o.table =
+      !(o.csv_path && !strcmp(o.csv_path, "-")) && !(o.json_path && !strcmp(o.json_path, "-"));
   return o;
 }
 
@@ -251,73 +274,7 @@ static b_plan b_plan_size(const bench_opts *o, size_t size, int r, size_t sample
   return p;
 }
 
-/* ---- Timing and output ------------------------------------------------------------------ */
-
-static double b_now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
-
-static int b_cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double b_median(double *v, long n) {
-  if (n <= 0) return -1;
-  qsort(v, (size_t)n, sizeof *v, b_cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Timed samples of one figure, gathered over every repetition; the median is reported. */
-typedef struct {
-  double *v;
-  long n, cap;
-} b_samples;
-
-static void b_push(b_samples *s, double x) {
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 64;
-    s->v = (double *)realloc(s->v, (size_t)s->cap * sizeof(double));
-    if (!s->v) abort();
-  }
-  s->v[s->n++] = x;
-}
-
-/* `what` describes the loops in one line; printed as a comment above the table. */
-static void b_header(const bench_opts *o, const char *op, const char *what) {
-  if (o->csv) {
-    printf("impl,op,size_bytes,latency_us,bandwidth_MBps\n");
-  } else {
-    printf("# %s %s: %s\n# 2 PEs, PE 0 -> PE 1; medians over %d repetitions\n", B_IMPL, op, what,
-           o->reps);
-    printf("# %10s %14s %16s\n", "size(B)", "latency(us)", "bandwidth(MB/s)");
-  }
-  fflush(stdout);
-}
-
-/* A negative figure is printed as empty (CSV) or "-" (table). */
-static void b_row(const bench_opts *o, const char *op, size_t size, double lat_us, double mbps) {
-  if (o->csv) {
-    printf("%s,%s,%zu,", B_IMPL, op, size);
-    if (lat_us >= 0) printf("%.4f", lat_us);
-    printf(",");
-    if (mbps >= 0) printf("%.1f", mbps);
-    printf("\n");
-  } else {
-    printf("  %10zu ", size);
-    if (lat_us >= 0)
-      printf("%14.4f ", lat_us);
-    else
-      printf("%14s ", "-");
-    if (mbps >= 0)
-      printf("%16.1f\n", mbps);
-    else
-      printf("%16s\n", "-");
-  }
-  fflush(stdout); /* OSHMEM may crash in shmem_finalize: figures must be out before it */
-}
+#include "bench_report.h" /* timing, medians, the table and the --csv / --json rows */
 
 /* ---- Helpers ------------------------------------------------------------------------------ */
 

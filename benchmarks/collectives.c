@@ -197,6 +197,7 @@ static long check_result(int op, size_t size, double *got, double *want) {
 }
 
 static void bench_op(int op, size_t size) {
+  b_progress(&o, size, op + 1, OP_COUNT); /* step: the operation */
   const long ops = b_ops(&o, size);
   const long warmup = o.warmup < ops ? o.warmup : ops;
   fill_source(op, size);
@@ -226,7 +227,7 @@ static void bench_op(int op, size_t size) {
   const double t = b_median(lat, o.reps);
   const double out = op == OP_FCOLLECT || op == OP_ALLTOALL ? (double)size * npes : (double)size;
   if (me != 0) return;
-  if (!o.csv) printf("  %-13s", op_names[op]); /* b_row's table has no op column */
+  if (o.table) printf("  %-13s", op_names[op]); /* b_row's table has no op column */
   b_row(&o, op_names[op], size, t, size > 0 ? out / t : -1);
 }
 
@@ -270,9 +271,8 @@ int main(int argc, char **argv) {
   dst = (unsigned char *)c_alloc(o.max_size * (size_t)npes);
   times = (double *)b_malloc_checked((size_t)npes * sizeof(double));
   if (me == 0) {
-    if (o.csv) {
-      printf("impl,op,size_bytes,latency_us,bandwidth_MBps\n");
-    } else {
+    b_out(&o);
+    if (o.table) {
       printf(
           "# %s collectives on %d PEs: time per call (us), slowest PE, median over %d "
           "repetitions\n# %-13s %10s %14s %16s\n",

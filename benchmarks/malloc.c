@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < N_SIZES; ++k) {
       const size_t size = sizes[k];
       if (size < o.min_size || size > o.max_size) continue;
+      b_progress(&o, size, (r + 1) * N_SIZES + k + 1, (o.reps + 1) * N_SIZES);
       if (r < 0) {
         /* The first call may grow the heap; NULL on every PE where the heap is too small. */
         void *first = b_malloc(size);
@@ -56,7 +57,7 @@ int main(int argc, char **argv) {
     if (me == 0) b_row(&o, "malloc", sizes[k], median[k], -1);
   }
   /* The heap's goal: malloc + free of any size costs at most twice that of 1 MiB. */
-  if (me == 0 && !o.csv && median[1] > 0) {
+  if (me == 0 && o.table && median[1] > 0) {
     int worst = 1;
     for (int k = 2; k < N_SIZES; ++k)
       if (median[k] > median[worst]) worst = k;

@@ -133,6 +133,7 @@ int main(int argc, char **argv) {
   for (int r = -1; r < o.reps; ++r) { /* r = -1: the warm-up sweep, not recorded */
     size_t size = o.min_size;
     for (int k = 0; k < n_sizes; ++k, size *= 2) {
+      b_progress(&o, size, (r + 1) * n_sizes + k + 1, (o.reps + 1) * n_sizes);
       const b_plan plan = b_plan_size(&o, size, r, SAMPLE_BYTES);
       for (int op = 0; op < N_OPS; ++op) {
         memset(target_of(op), 0, size);
@@ -149,9 +150,8 @@ int main(int argc, char **argv) {
     }
   }
   if (me == 0) {
-    if (o.csv) {
-      printf("impl,op,size_bytes,latency_us,bandwidth_MBps\n");
-    } else {
+    b_out(&o);
+    if (o.table) {
       printf(
           "# off-node RMA, 2 PEs, PE 0 -> PE 1; medians over %d repetitions; ratio = "
           "ishmem / MPI\n",
@@ -167,10 +167,9 @@ int main(int argc, char **argv) {
         l[op] = b_median(lat[k * N_OPS + op].v, lat[k * N_OPS + op].n);
         b[op] = b_median(bw[k * N_OPS + op].v, bw[k * N_OPS + op].n);
       }
-      if (o.csv) {
-        for (int op = 0; op < N_OPS; ++op)
-          printf("ishmem,%s,%zu,%.4f,%.1f\n", op_name[op], size, l[op], b[op]);
-      } else {
+      for (int op = 0; op < N_OPS; ++op)
+        b_out_row(&o, "ishmem", op_name[op], size, l[op], b[op], -1);
+      if (o.table) {
         printf(
             "  %9zu %10.3f %10.3f %6.2f %10.3f %10.3f %6.2f %12.1f %12.1f %6.2f %12.1f %12.1f "
             "%6.2f\n",

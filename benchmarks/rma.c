@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
   /* Both PEs ask, so both see the same answer. An off-node peer (another node, or another
    * group in split mode) has no memcpy reference: put alone is measured. */
   unsigned char *peer = b_ptr(dst, 1 - me);
-  if (!peer && me == 0 && !o.csv)
+  if (!peer && me == 0 && o.table)
     printf("# the peer is off-node: no memcpy reference (ishmem_ptr gives NULL)\n");
 #endif
   b_fill(src, o.max_size);
@@ -107,6 +107,7 @@ int main(int argc, char **argv) {
   for (int r = -1; r < o.reps; ++r) { /* r = -1: the warm-up sweep, not recorded */
     size_t size = o.min_size;
     for (int k = 0; k < n_sizes; ++k, size *= 2) {
+      b_progress(&o, size, (r + 1) * n_sizes + k + 1, (o.reps + 1) * n_sizes);
       const b_plan p = b_plan_size(&o, size, r, SAMPLE_BYTES);
       const long ops = p.ops, loops = p.loops, lat_chunk = p.lat_chunk, bw_chunk = p.bw_chunk;
       const int window = p.window;
@@ -141,7 +142,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < n_sizes; ++k, size *= 2)
     if (me == 0) b_row(&o, OP, size, b_median(lat[k].v, lat[k].n), b_median(bw[k].v, bw[k].n));
 #ifdef WITH_REFERENCE
-  if (me == 0 && !o.csv && peer)
+  if (me == 0 && o.table && peer)
     printf("# reference, same process and buffers: memcpy to ishmem_ptr\n");
   size = o.min_size;
   for (int k = 0; k < n_sizes && peer; ++k, size *= 2)

@@ -59,7 +59,7 @@ if ! runner_rows '^[0-9]+,[a-z]+,[a-z_]+,[0-9]' "$tmp/raw.csv" "$bench/mpi-bench
         base_env=("${launch_env[@]}")
         [ -n "$split" ] && [ "$impl" = ishmem ] &&
           launch_env+=("ISHMEM_MAX_LOCAL_PES=$split" "OMPI_MCA_osc=^ucx")
-        runner_launch "$impl" collectives "$n" 900 --csv "${prog_args[@]}" &&
+        runner_launch "$impl" collectives "$n" 900 --csv - "${prog_args[@]}" &&
           sed "s/^/$n,/" "$tmp/rows" >>"$tmp/raw.csv"
         launch_env=("${base_env[@]}")
       done

@@ -33,7 +33,7 @@ limit=600
 [ "$quick" -eq 1 ] && limit=60
 rounds="${rounds:-$((quick ? 1 : 3))}"
 runner_counts "--rounds" "$rounds"
-runner_program_args "" "--csv --quick" "--csv"
+runner_program_args "" "--csv - --quick" "--csv -"
 
 # run IMPL PROGRAM: runs IMPL-bench-PROGRAM on 2 PEs and appends its rows to $tmp/raw.csv.
 run() {

@@ -48,10 +48,12 @@ if ! runner_rows '^ishmem,[a-z]+,[a-z_]+,[0-9]' "$tmp/all.csv" "$exe" "$build"; 
   export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
   for n in "${pes[@]}"; do
     for ((l = 1; l <= launches; ++l)); do
-      timeout 300 mpirun -np "$n" --bind-to none "${extra[@]}" "$exe" --csv "${prog_args[@]}" \
+      timeout 300 mpirun -np "$n" --bind-to none "${extra[@]}" "$exe" --csv - "${prog_args[@]}" \
         >"$tmp/out" 2>"$tmp/err"
       rc=$?
-      grep -E '^ishmem,' "$tmp/out" >>"$tmp/all.csv"
+      # bench_out.h's columns to this script's: impl,backend,op,pes,size,latency,bandwidth,count
+      grep -E '^ishmem,' "$tmp/out" | awk -F, -v OFS=, '{ print $1, $9, $2, $7, $3, $4, $5, $8 }' \
+        >>"$tmp/all.csv"
       if [ "$rc" -ne 0 ]; then
         status=1
         { echo "== $n PEs, launch $l failed (exit $rc):"; tail -n 20 "$tmp/err"; } >&2

@@ -58,6 +58,8 @@ runner_launch() {
     launcher=oshrun
   fi
   runner_bind "$pes"
+  # Progress on a terminal only (the programs' own stderr goes to $tmp/err here).
+  [ -t 2 ] && printf '\r\033[K%s: %s-bench-%s on %s PEs' "$(basename "$0")" "$impl" "$prog" "$pes" >&2
   timeout "$limit" env "${launch_env[@]}" "$launcher" -np "$pes" "${bind[@]}" "${extra[@]}" \
     "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
   rc=$?
@@ -124,6 +126,7 @@ runner_rows() {
 # (runner_medians NKEY) and the notes without repeats. With --csv it prints HEADER and the
 # rows, the notes on stderr, and exits with $status.
 runner_summarize() {
+  [ -t 2 ] && printf '\r\033[K' >&2 # the progress line
   runner_medians "$1" "$tmp/raw.csv" >"$tmp/all.csv"
   mapfile -t notes < <(printf '%s\n' "${notes[@]}" | awk 'NF && !seen[$0]++')
   [ "$csv" -eq 1 ] || return 0

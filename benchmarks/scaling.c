@@ -68,15 +68,8 @@ static double max_over_pes(double v) {
 /* One row; a negative figure is left empty (CSV) or "-" (table). */
 static void row(const char *op, size_t size, double lat_us, double mbps, long count) {
   if (me != 0) return;
-  if (o.csv) {
-    printf("ishmem,%s,%s,%d,%zu,", backend, op, npes, size);
-    if (lat_us >= 0) printf("%.4f", lat_us);
-    printf(",");
-    if (mbps >= 0) printf("%.1f", mbps);
-    printf(",");
-    if (count >= 0) printf("%ld", count);
-    printf("\n");
-  } else {
+  b_out_row(&o, "ishmem", op, size, lat_us, mbps, count);
+  if (o.table) {
     printf("  %-18s %4d %10zu ", op, npes, size);
     if (lat_us >= 0)
       printf("%14.3f ", lat_us);
@@ -235,9 +228,8 @@ int main(int argc, char **argv) {
   const double init_first = timed_init();
   backend = ishmemx_backend_name();
   if (me == 0) {
-    if (o.csv) {
-      printf("impl,backend,op,pes,size_bytes,latency_us,bandwidth_MBps,count\n");
-    } else {
+    b_out(&o);
+    if (o.table) {
       printf(
           "# ishmem scaling, %s backend: %d PEs, %d node-local, %ld online cpus (%d in PE 0's "
           "affinity)\n# times: slowest PE, median over %d repetitions; counts: most over "

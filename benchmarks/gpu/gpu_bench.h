@@ -45,6 +45,14 @@ inline bool start(const char *name) {
   return true;
 }
 
+// --csv FILE / --json FILE (gpu_harness.h's rows), written by PE 0; ends the job when a file
+// cannot be written.
+inline void open_output_or_exit(int argc, char **argv, const char *benchmark) {
+  if (!open_output(argc, argv, benchmark, ishmemx_backend_name(), ishmem_n_pes(),
+                   ishmem_my_pe() == 0))
+    die("--csv/--json", "the output file cannot be written", __FILE__, __LINE__);
+}
+
 // The peer's copy of symmetric `sym`, as a device address, for the raw baselines (the host's
 // ishmem_ptr is NULL on GPU heaps).
 inline char *peer_address(void *sym, int pe) {

@@ -110,6 +110,10 @@ struct Report {
     }
     printf("%-8s %-9s %-6s %-28s %6u %6u %11zu %11.3f %9.2f\n", impl, bench, op, what.c_str(),
            blocks, threads, bytes, us, gbps);
+    // --csv / --json: the rows of every benchmark (bench_out.h), the grid as the detail.
+    char detail[96];
+    snprintf(detail, sizeof detail, "%s %ux%u", what.c_str(), blocks, threads);
+    write_row(impl, (std::string(bench) + "_" + op).c_str(), bytes, us, detail);
     fflush(stdout);
     rows.push_back({bench, op, what, bytes, us});
   }
@@ -393,8 +397,10 @@ void run_all(int argc, char **argv, const std::vector<unsigned> &block_threads, 
   Report report;
   report.impl = Lib::kImpl;
   report.print = Lib::my_pe() == 0;
+  if (!open_output(argc, argv, "gpu-coll", "", Lib::n_pes(), report.print))
+    die("--csv/--json", "the output file cannot be written", __FILE__, __LINE__);
   for (int i = 1; i + 1 < argc; ++i)
-    if (report.print && !strcmp(argv[i], "--csv")) {
+    if (report.print && !strcmp(argv[i], "--compare-csv")) {
       report.csv = fopen(argv[i + 1], "w");
       if (!report.csv) die("fopen", argv[i + 1], __FILE__, __LINE__);
       fprintf(report.csv, "impl,bench,op,what,blocks,threads,bytes,usec,gbps\n");

@@ -16,6 +16,8 @@
 // The gpu* spelling of the CUDA / HIP runtime names. By path, not through the library's
 // include directories: peer_bench.cu is built outside this tree's targets.
 #include "../../lib/backend/gpu/gpu_platform.h"
+// The machine-readable rows, shared with the host benchmarks.
+#include "../bench_out.h"
 
 // The device calls of a library layer: one call each, inlined, so that the kernels written
 // over a layer compile to what they would calling the library directly.
@@ -144,6 +146,59 @@ std::pair<double, double> time_stream_put(PutOnStream &&put, char *sym, char *re
     BENCH_GPU(gpuMemcpyAsync(remote, local, bytes, gpuMemcpyDeviceToDevice, st));
   });
   return {put_us, copy_us};
+}
+
+// --csv FILE and --json FILE (bench_out.h's rows; FILE "-" is stdout). The programs print
+// their tables with printf; when the rows take stdout, the writer gets its own handle on it
+// and stdout goes to /dev/null, so that it holds the rows alone.
+inline bench_out output{};
+inline int output_pes = 0;
+inline void close_output() {
+  bench_out_close(&output);
+}
+
+// Opens the writers of `benchmark` on the reporting PE (`reporting`); false, with the reason
+// on stderr, when a file cannot be written.
+inline bool open_output(int argc, char **argv, const char *benchmark, const char *backend, int pes,
+                        bool reporting) {
+  const char *csv = nullptr, *json = nullptr;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (strcmp(argv[i], "--csv") == 0) csv = argv[i + 1];
+    if (strcmp(argv[i], "--json") == 0) json = argv[i + 1];
+  }
+  output_pes = pes;
+  if (!reporting || (!csv && !json)) return true;
+  if (bench_out_open(&output, benchmark, backend, csv, json) != 0) return false;
+  if (output.stdout_taken) {
+    fflush(stdout);
+    FILE *rows = fdopen(dup(fileno(stdout)), "w");
+    if (!rows || !freopen("/dev/null", "w", stdout)) {
+      perror("--csv/--json on stdout");
+      return false;
+    }
+    if (output.csv == stdout) output.csv = rows;
+    if (output.json == stdout) output.json = rows;
+  }
+  atexit(close_output);
+  return true;
+}
+
+// One row (where the writers are open): microseconds per call and the bandwidth from them;
+// `bytes` 0 for no bandwidth. `detail`: the grid or scope, or nullptr.
+inline void write_row(const char *impl, const char *op, std::size_t bytes, double us,
+                      const char *detail = nullptr) {
+  if (!output.csv && !output.json) return;
+  if (output.progress) fputs("\r\033[K", stderr);
+  bench_row r{impl, op, bytes, us, bytes && us > 0 ? bytes / us : -1.0, output_pes, -1, detail};
+  bench_out_row(&output, &r);
+}
+
+// "size 1 MiB (3/9)" on a terminal's stderr, on the reporting PE.
+inline void progress(const char *what, std::size_t bytes, int done, int total) {
+  bench_out shown{};
+  shown.benchmark = output.benchmark ? output.benchmark : "";
+  shown.progress = bench_out_on_terminal();
+  bench_out_progress(&shown, what, bytes, done, total);
 }
 
 inline bool has_flag(int argc, char **argv, const char *flag) {

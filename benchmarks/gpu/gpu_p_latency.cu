@@ -103,6 +103,7 @@ int main(int argc, char **argv) {
   const int ops = static_cast<int>(size_arg(argc, argv, "--ops", 1 << 16));
   const int iters = static_cast<int>(size_arg(argc, argv, "--pingpong-iters", 200));
   const int me = ishmem_my_pe();
+  open_output_or_exit(argc, argv, "gpu-p");
   int *sym = static_cast<int *>(ishmem_calloc(1024, sizeof(int)));
   int *flag = static_cast<int *>(ishmem_calloc(1, sizeof(int)));
   if (!sym || !flag) die("ishmem_calloc", ishmemx_last_error(), __FILE__, __LINE__);
@@ -124,6 +125,9 @@ int main(int argc, char **argv) {
            raw_fence = t[kRawStoreFence], pq = t[kPQuiet], phq = t[kPHandleQuiet];
     auto row = [&](Mode m, double us, double base) {
       printf("%-26s %12.2f %10.3f\n", mode_name(m), 1000.0 * us / ops, us / base);
+      // One row per mode: the raw modes are the baselines, the others ishmem's.
+      const bool raw = m == kRawStore || m == kRawStoreFence;
+      write_row(raw ? "raw_store" : "ishmem", mode_name(m), sizeof(int), us / ops);
     };
     row(kRawStore, raw_store, raw_store);
     row(kP, p, raw_store);
@@ -171,6 +175,8 @@ int main(int argc, char **argv) {
       if (st)
         printf("# summary pingpong: timed out at round %d of %d\n", st, iters);
       else
+        write_row("ishmem", "int_p_pingpong", sizeof(int), 1000.0 * ms / (2.0 * iters));
+      if (!st)
         printf(
             "# summary pingpong: ishmem_int_p one way %.2f us (%d round trips, kernels of two "
             "processes sharing one GPU)\n",

@@ -4,7 +4,8 @@
 //  - latency: 8-byte ishmem_putmem + ishmem_quiet, in a kernel's one thread and from the host;
 //  - bandwidth by size: a run of ishmem_putmem_nbi then one quiet, device and host.
 // The other PEs wait in a barrier. Every run's data is checked at the target.
-//   usage: mpirun -np 2 ishmem-gpu-bench-proxy [--iters N] [--max-bytes B]
+//   usage: mpirun -np 2 ishmem-gpu-bench-proxy [--iters N] [--max-bytes B] [--csv FILE]
+//          [--json FILE]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,7 @@
 
 #include "../../lib/backend/gpu/gpu_platform.h"
 #include "ishmem.h"
+#include "gpu_harness.h"  // the --csv / --json rows
 #include "ishmem/device.h"
 
 namespace {
@@ -86,6 +88,10 @@ int main(int argc, char **argv) {
     ishmem_finalize();
     return 0;
   }
+  if (!gpu_bench::open_output(argc, argv, "gpu-proxy", backend.c_str(), h.n_pes, me == 0)) {
+    fprintf(stderr, "[ishmem pe %d] proxy bench: the --csv/--json file cannot be written\n", me);
+    ishmem_global_exit(1);
+  }
   const int far = h.n_local % h.n_pes;  // PE 0's far PE: the first of the next node
   char *dest = static_cast<char *>(ishmem_malloc(max_bytes));
   char *src = nullptr;
@@ -119,12 +125,16 @@ int main(int argc, char **argv) {
         "# target proxy: device 8 B put+quiet %.2f us vs 2 x host %.2f us + poll interval %.0f "
         "us = %.2f us: %s\n",
         dev, host, interval_us, goal, dev <= goal ? "met" : "NOT met");
+    gpu_bench::write_row("ishmem_device", "put_quiet", 8, dev);
+    gpu_bench::write_row("ishmem_host", "put_quiet", 8, host);
     printf("%10s %14s %14s\n", "bytes", "device MB/s", "host MB/s");
     for (size_t bytes = 8; bytes <= max_bytes; bytes *= 4) {
       const int reps = (int)std::max<size_t>(4, std::min<size_t>(500, (64u << 20) / bytes));
       const double d = per_put_us([&] { device_run(bytes, reps, false); }, reps);
       const double o = per_put_us([&] { host_run(bytes, reps, false); }, reps);
       printf("%10zu %14.1f %14.1f\n", bytes, bytes / d, bytes / o);
+      gpu_bench::write_row("ishmem_device", "put", bytes, d);
+      gpu_bench::write_row("ishmem_host", "put", bytes, o);
     }
     fflush(stdout);
   }

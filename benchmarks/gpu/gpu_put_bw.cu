@@ -2,7 +2,7 @@
 // and grid size, PE 0 to PE 1. Beside them, in the same run and between the same buffers,
 // the limits: the copy engine (cudaMemcpyAsync / hipMemcpyAsync device to device into the
 // peer's mapping) and a plain 16-byte load/store kernel.
-//   usage: mpirun -np 2 ishmem-gpu-bench-put [--get] [--max BYTES]
+//   usage: mpirun -np 2 ishmem-gpu-bench-put [--get] [--max BYTES] [--csv FILE] [--json FILE]
 // Rows: op scope blocks threads bytes usec GB/s (median of timed runs after a warm-up).
 #include "gpu_bench.h"
 #include "gpu_rma.h"
@@ -13,8 +13,10 @@ namespace {
 
 #ifdef ISHMEMI_STREAMING_COPY
 const char *const kVariant = " (evict-first copies)";
+const char *const kBenchmark = "gpu-put-streaming";
 #else
 const char *const kVariant = "";
+const char *const kBenchmark = "gpu-put";
 #endif
 
 struct Row {
@@ -32,6 +34,7 @@ int main(int argc, char **argv) {
   const std::size_t max_bytes = size_arg(argc, argv, "--max", std::size_t{1} << 30);
   const char *op = get ? "get" : "put";
   const int me = ishmem_my_pe(), peer = 1;
+  open_output_or_exit(argc, argv, kBenchmark);
 
   int device = 0, warp = 32, sms = 1;
   gpuDeviceProp prop{};
@@ -59,10 +62,16 @@ int main(int argc, char **argv) {
            op, prop.name, sms, warp);
     printf("%-4s %-16s %7s %7s %12s %12s %10s\n", "op", "scope", "blocks", "threads", "bytes",
            "usec", "GB/s");
-    for (std::size_t bytes : bench_sizes(max_bytes)) {
+    const std::vector<std::size_t> sizes = bench_sizes(max_bytes);
+    for (std::size_t bytes : sizes) {
+      progress(op, bytes, static_cast<int>(&bytes - sizes.data()) + 1,
+               static_cast<int>(sizes.size()));
       auto report = [&](const Config *, const std::string &what, unsigned blocks, unsigned threads,
                         double us) {
         rows.push_back({what, blocks, bytes, us});
+        // The library's scopes, and beside them the limits of the same buffers.
+        const char *impl = !threads ? "copy_engine" : what == "store16" ? "raw_store" : "ishmem";
+        write_row(impl, op, bytes, us, impl[0] == 'i' ? what.c_str() : nullptr);
         if (threads)
           printf("%-4s %-16s %7u %7u %12zu %12.2f %10.2f\n", op, what.c_str(), blocks, threads,
                  bytes, us, gb_per_s(bytes, us));

@@ -13,6 +13,7 @@ int main(int argc, char **argv) {
   if (!start("ishmem-gpu-bench-stream")) return 0;
   const std::size_t max_bytes = size_arg(argc, argv, "--max", std::size_t{1} << 30);
   const int me = ishmem_my_pe();
+  open_output_or_exit(argc, argv, "gpu-stream");
   char *sym = static_cast<char *>(ishmem_malloc(max_bytes));
   if (!sym) die("ishmem_malloc", ishmemx_last_error(), __FILE__, __LINE__);
   char *local = nullptr;
@@ -33,6 +34,8 @@ int main(int argc, char **argv) {
       auto [put, ce] = time_stream_put(put_on_stream, sym, remote, local, bytes, s);
       printf("%-26s %12zu %12.2f %10.2f\n", "putmem_on_stream", bytes, put, gb_per_s(bytes, put));
       printf("%-26s %12zu %12.2f %10.2f\n", "memcpy_async", bytes, ce, gb_per_s(bytes, ce));
+      write_row("ishmem", "put_on_stream", bytes, put);
+      write_row("copy_engine", "put_on_stream", bytes, ce);
       fflush(stdout);
     }
     BENCH_GPU(gpuStreamSynchronize(s));
@@ -48,6 +51,7 @@ int main(int argc, char **argv) {
           std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
           n;
       printf("%-26s %12zu %12.2f %10.2f\n", "host ishmem_putmem", bytes, us, gb_per_s(bytes, us));
+      write_row("ishmem", "host_putmem", bytes, us);
     }
   }
   BENCH_ISHMEM(ishmem_barrier_all());
@@ -69,6 +73,10 @@ int main(int argc, char **argv) {
   double host_us =
       std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
       rounds;
+  if (me == 0) {
+    write_row("ishmem", "barrier_all_on_stream", 0, stream_us);
+    write_row("ishmem", "barrier_all", 0, host_us);
+  }
   if (me == 0)
     printf(
         "# summary barrier: barrier_all_on_stream %.2f us, host ishmem_barrier_all %.2f us "

@@ -241,6 +241,7 @@ int main(int argc, char **argv) {
   const int iters = static_cast<int>(size_arg(argc, argv, "--iters", 2000));
   const int cross_iters = static_cast<int>(size_arg(argc, argv, "--cross-iters", 50));
   const int me = ishmem_my_pe(), npes = ishmem_n_pes();
+  open_output_or_exit(argc, argv, "gpu-sync");
   const std::size_t slot = std::size_t{1} << 20;
   auto *words = static_cast<unsigned long long *>(ishmem_calloc(8, sizeof(unsigned long long)));
   auto *flags = static_cast<unsigned long long *>(ishmem_calloc(2, sizeof(unsigned long long)));
@@ -280,7 +281,11 @@ int main(int argc, char **argv) {
         "%d dependent ops per kernel, median of 9 interleaved rounds\n",
         ops);
     printf("%-28s %12s\n", "what", "ns/op");
-    for (int m = 0; m < kAmoModes; ++m) printf("%-28s %12.1f\n", amo_name(m), 1000.0 * t[m]);
+    for (int m = 0; m < kAmoModes; ++m) {
+      printf("%-28s %12.1f\n", amo_name(m), 1000.0 * t[m]);
+      const bool raw = !strncmp(amo_name(m), "raw ", 4);
+      write_row(raw ? "raw_atomic" : "ishmem", amo_name(m) + (raw ? 4 : 0), 8, t[m]);
+    }
     printf(
         "# summary atomics: fetch_add %.3f us, compare_swap %.3f us, swap %.3f us, fetch %.3f "
         "us, add (no fetch) %.3f us/op; raw atomicAdd_system %.3f us, atomicCAS_system %.3f us\n",
@@ -306,6 +311,9 @@ int main(int argc, char **argv) {
         iters);
     printf("%-28s %14s %12s\n", "what", "round trip us", "vs raw");
     double raw_rt = median_of(rt[kRaw]), raw8_rt = median_of(rt[kRawData]);
+    for (int m = 0; m < kPingModes; ++m)
+      write_row(!strncmp(ping_name(m), "raw ", 4) ? "raw_store" : "ishmem", ping_name(m), 0,
+                median_of(rt[m]));
     for (int m = 0; m < kPingModes; ++m)
       printf("%-28s %14.3f %12.3f\n", ping_name(m), median_of(rt[m]),
              median_of(rt[m]) /
@@ -349,6 +357,7 @@ int main(int argc, char **argv) {
       }
       a.base = b.base;
       double one_way = median_of(v) / 2;
+      write_row("ishmem", "putmem_signal_block", bytes, one_way);
       printf("%-28s %12zu %14.3f %10.2f\n", "putmem_signal_block", bytes, one_way,
              gb_per_s(bytes, one_way));
     }

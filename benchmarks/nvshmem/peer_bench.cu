@@ -7,10 +7,11 @@
 // everything is written over `Lib`, the thin per-library layer (x2_ishmem.h, x2_nvshmem.h).
 // Meant for two PEs on two GPUs (kind nvidia-h200-x2); PE 0 reports.
 //
-//   usage: mpirun -np 2 <program> [--csv FILE] [--max BYTES] [--only
-//   put,get,p,signal,stream,barrier]
+//   usage: mpirun -np 2 <program> [--compare-csv FILE] [--csv FILE] [--json FILE]
+//   [--max BYTES] [--only put,get,p,signal,stream,barrier]
 //
-// Benchmarks (CSV rows: impl,bench,op,what,blocks,threads,bytes,usec,gbps):
+// Benchmarks (--compare-csv rows, which benchmarks/plot.py reads:
+// impl,bench,op,what,blocks,threads,bytes,usec,gbps; --csv / --json: benchmarks/bench_out.h's):
 //   put, get   device putmem/getmem by thread, warp and block scope, 8 B to 1 GiB, with the
 //              grid configurations of ishmem-gpu-bench-put; the copy engine and a 16-byte
 //              store kernel between the same buffers as the limits
@@ -48,6 +49,9 @@ void row(const char *bench, const char *op, const std::string &what, unsigned bl
   }
   printf("%-8s %-8s %-4s %-22s %7u %7u %12zu %12.3f %10.2f\n", Lib::kImpl, bench, op, what.c_str(),
          blocks, threads, bytes, us, gbps);
+  char detail[96];
+  snprintf(detail, sizeof detail, "%s %ux%u", what.c_str(), blocks, threads);
+  gpu_bench::write_row(Lib::kImpl, (std::string(bench) + "_" + op).c_str(), bytes, us, detail);
   fflush(stdout);
 }
 
@@ -426,7 +430,7 @@ int main(int argc, char **argv) {
   std::string only, csv_path;
   size_t max_bytes = size_t{1} << 30;
   for (int i = 1; i + 1 < argc; ++i) {
-    if (!strcmp(argv[i], "--csv")) csv_path = argv[i + 1];
+    if (!strcmp(argv[i], "--compare-csv")) csv_path = argv[i + 1];
     if (!strcmp(argv[i], "--max")) max_bytes = strtoull(argv[i + 1], nullptr, 0);
     if (!strcmp(argv[i], "--only")) only = argv[i + 1];
   }
@@ -435,6 +439,8 @@ int main(int argc, char **argv) {
     Lib::finish();
     return 1;
   }
+  if (!gpu_bench::open_output(argc, argv, "peer_bench", "", Lib::n_pes(), Lib::my_pe() == 0))
+    die("--csv/--json", "the output file cannot be written", __FILE__, __LINE__);
   if (Lib::my_pe() == 0 && !csv_path.empty()) {
     csv = fopen(csv_path.c_str(), "w");
     if (!csv) die("fopen", csv_path.c_str(), __FILE__, __LINE__);
