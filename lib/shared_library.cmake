@@ -16,7 +16,10 @@ set_target_properties(ishmem_shared PROPERTIES
   LINKER_LANGUAGE CXX
   VERSION ${PROJECT_VERSION}
   SOVERSION ${PROJECT_VERSION_MAJOR}
-  LINK_DEPENDS ${ISHMEM_VERSION_SCRIPT})
+  LINK_DEPENDS ${ISHMEM_VERSION_SCRIPT}
+  # The installed library finds what it links outside the system's directories (the CUDA
+  # runtime under /usr/local/cuda) without LD_LIBRARY_PATH, as do programs linked to it.
+  INSTALL_RPATH_USE_LINK_PATH ON)
 target_link_options(ishmem_shared PRIVATE -Wl,--version-script=${ISHMEM_VERSION_SCRIPT}
                     -Wl,--no-undefined)
 # What the objects need at link time is what the static library lists (MPI, threads, the GPU
