@@ -22,8 +22,9 @@ run2() { "$mpiexec" -np 2 "$@" || fail "2-PE run of $* failed"; }
 
 cmake --install "$build" --prefix "$prefix" > "$work/install.log" ||
   { cat "$work/install.log"; fail "cmake --install $build failed"; }
-libdir=$(dirname "$(find "$prefix" -name 'libishmem.so' -print -quit)")
-[ -n "$libdir" ] && [ "$libdir" != . ] || fail "no libishmem.so under $prefix"
+so=$(find "$prefix" -name 'libishmem.so' -print -quit)
+[ -n "$so" ] || fail "no libishmem.so under $prefix"
+libdir=$(dirname "$so")
 for f in libishmem.a libishmem.so.0 "pkgconfig/ishmem.pc" "cmake/ishmem/ishmemConfig.cmake"; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f is not installed"
 done
@@ -51,8 +52,9 @@ cc -std=c11 -o "$work/ring_put_pc" "$src/tests/install/consumer/ring_put.c" $cfl
 # shellcheck disable=SC2086
 c++ -std=c++17 -o "$work/sum_reduce_pc" "$src/tests/install/consumer/sum_reduce.cpp" $cflags \
   $libs -Wl,-rpath,"$libdir" || fail "compiling sum_reduce.cpp with pkg-config's flags failed"
-ldd "$work/ring_put_pc" | grep -q "libishmem.so.0 => $libdir/" ||
-  fail "ring_put_pc does not load $libdir/libishmem.so.0"
+loaded=$(ldd "$work/ring_put_pc") || fail "ldd $work/ring_put_pc failed"
+grep -q "libishmem.so.0 => $libdir/" <<<"$loaded" ||
+  fail "ring_put_pc does not load $libdir/libishmem.so.0:"$'\n'"$loaded"
 run2 "$work/ring_put_pc"
 run2 "$work/sum_reduce_pc"
 
