@@ -1,0 +1,50 @@
+# ishmem.pc for pkg-config: the include directory and the GPU backend's definition; -lishmem
+# (the shared library where both are installed), MPI through Open MPI's or MPICH's own .pc
+# file where pkg-config knows one, else MPI's flags as FindMPI found them; and in
+# Libs.private what a static link of libishmem.a needs besides.
+include(GNUInstallDirs)
+file(RELATIVE_PATH ishmemi_pc_up "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+string(REGEX REPLACE "/$" "" ishmemi_pc_up "${ishmemi_pc_up}")
+set(ishmemi_pc_requires "")
+set(ishmemi_pc_cflags "")
+set(ishmemi_pc_libs "")
+find_package(PkgConfig QUIET)
+if(PKG_CONFIG_FOUND)
+  foreach(mpi_pc ompi-c mpich)
+    pkg_check_modules(ISHMEM_PC_MPI QUIET ${mpi_pc})
+    if(ISHMEM_PC_MPI_FOUND)
+      set(ishmemi_pc_requires ${mpi_pc})
+      break()
+    endif()
+  endforeach()
+endif()
+if(NOT ishmemi_pc_requires)
+  foreach(dir ${MPI_C_INCLUDE_DIRS})
+    string(APPEND ishmemi_pc_cflags " -I${dir}")
+  endforeach()
+  foreach(lib ${MPI_C_LIBRARIES})
+    string(APPEND ishmemi_pc_libs " ${lib}")
+  endforeach()
+endif()
+set(ishmemi_pc_libs_private "-lstdc++ -lpthread -lm")
+if(ISHMEM_HWLOC_FOUND)
+  string(APPEND ishmemi_pc_libs_private " ${ISHMEM_HWLOC_LIBRARY}")
+endif()
+# The backend's definition, as the CMake targets give it (the public headers themselves are
+# plain C either way); the GPU runtime is a dependency of libishmem.so, and a static link
+# names it.
+if(ISHMEM_GPU_BACKEND STREQUAL "cuda")
+  string(APPEND ishmemi_pc_cflags " -DISHMEM_GPU_CUDA=1")
+  string(APPEND ishmemi_pc_libs_private " -L${CUDAToolkit_LIBRARY_DIR} -lcudart -ldl -lrt")
+elseif(ISHMEM_GPU_BACKEND STREQUAL "hip")
+  string(APPEND ishmemi_pc_cflags " -DISHMEM_GPU_HIP=1")
+  get_target_property(ishmemi_hip_lib hip::amdhip64 LOCATION)
+  get_filename_component(ishmemi_hip_libdir "${ishmemi_hip_lib}" DIRECTORY)
+  string(APPEND ishmemi_pc_libs_private " -L${ishmemi_hip_libdir} -lamdhip64")
+endif()
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/ishmem.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ishmem.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ishmem.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The documentation, beside the other packages' in share/doc.
+file(GLOB ishmemi_docs ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${ishmemi_docs} DESTINATION ${CMAKE_INSTALL_DOCDIR})
