@@ -2,7 +2,7 @@
 # Installs the build tree into a temporary prefix and builds programs outside the source tree
 # against it, the way a user would: with find_package (tests/install/consumer: C on the static
 # library, C++ on the shared one) and with pkg-config (the same C and C++ sources on the shared
-# library). Each program runs on 2 PEs and checks the values it moved. In a CUDA build the
+# library). Each program runs on 2 PEs and checks the values it moved. In a CUDA or HIP build the
 # kernel of tests/gpu/install_consumer is also compiled and linked against the install (it
 # runs on the GPU machine, through scripts/gpu-test).
 # Usage: consumer_test.sh <build dir> <source dir> <gpu backend> <mpiexec>
@@ -58,9 +58,12 @@ grep -q "libishmem.so.0 => $libdir/" <<<"$loaded" ||
 run2 "$work/ring_put_pc"
 run2 "$work/sum_reduce_pc"
 
-if [ "$backend" = cuda ]; then
+if [ "$backend" = cuda ] || [ "$backend" = hip ]; then
+  # CUDA: nvcc (CUDACXX); HIP: the build's C++ compiler, hipcc (ISHMEM_TEST_CXX).
+  gpu_compiler=(-DCMAKE_CUDA_COMPILER="${CUDACXX:-nvcc}")
+  [ "$backend" = hip ] && gpu_compiler=(-DCMAKE_CXX_COMPILER="${ISHMEM_TEST_CXX:-hipcc}")
   cmake -S "$src/tests/gpu/install_consumer" -B "$work/gpu" -G Ninja \
-    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="${CUDACXX:-nvcc}" > "$work/gpu.log" ||
+    -DCMAKE_PREFIX_PATH="$prefix" "${gpu_compiler[@]}" > "$work/gpu.log" ||
     { cat "$work/gpu.log"; fail "configuring the kernel consumer failed"; }
   cmake --build "$work/gpu" -j2 || fail "building the kernel consumer failed"
 fi

@@ -8,6 +8,18 @@
 
 #include <ishmem/device.h>
 
+#if defined(__HIPCC__)  // the same program for HIP: only the runtime's names differ
+#include <hip/hip_runtime.h>
+#define cudaSuccess hipSuccess
+#define cudaMalloc hipMalloc
+#define cudaMemcpy hipMemcpy
+#define cudaMemcpyHostToDevice hipMemcpyHostToDevice
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#define cudaGetLastError hipGetLastError
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaFree hipFree
+#endif
+
 __global__ void shift(int *sym, const int *src, size_t n) {
   int peer = (ishmem_my_pe() + 1) % ishmem_n_pes();
   ishmemx_putmem_block(sym, src, n * sizeof(int), peer);
