@@ -48,6 +48,29 @@ typedef hipError_t example_gpu_status;
 #define EXAMPLE_DEVICE_FORMS 1
 #endif
 
+// The calling thread's index in its block and the block's size; on the host path the one thread
+// is the whole block.
+EXAMPLE_HD inline int example_thread() {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return threadIdx.x;
+#else
+  return 0;
+#endif
+}
+EXAMPLE_HD inline int example_threads() {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return blockDim.x;
+#else
+  return 1;
+#endif
+}
+// Every thread of the block waits here, and sees the block's writes before it.
+EXAMPLE_HD inline void example_block_sync() {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  __syncthreads();
+#endif
+}
+
 // A failed call ends every PE: a PE that returned alone would leave its peers in a barrier.
 #define EXAMPLE_CHECK(what, ok)                                                                   \
   do {                                                                                            \
