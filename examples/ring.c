@@ -4,7 +4,9 @@
  *   mpirun -np 2 build/examples/ring
  *
  * It shows the three things every ishmem program does: a collective ishmem_malloc (same
- * address on every PE), one-sided puts into a peer's copy of that memory, and barriers. */
+ * address on every PE), one-sided puts into a peer's copy of that memory, and barriers. The
+ * heap may be in GPU memory, which the CPU cannot load: the token is read and set with
+ * ishmem_long_g and ishmem_long_p on this PE, which work with every backend. */
 #include <stdio.h>
 
 #include "ishmem.h"
@@ -25,14 +27,14 @@ int main(void) {
     ishmem_finalize();
     return 1;
   }
-  *token = me == 0 ? 1000 : -1;
+  ishmem_long_p(token, me == 0 ? 1000 : -1, me);
   ishmem_barrier_all();
 
   /* Round r: PE r holds the token, adds its PE number and puts it into the right-hand PE's
    * copy. barrier_all completes the put (quiet) and tells everyone the round is over. */
   for (int round = 0; round < npes; ++round) {
     if (me == round) {
-      long next = *token + me;
+      long next = ishmem_long_g(token, me) + me;
       ishmem_long_p(token, next, right);
     }
     ishmem_barrier_all();
@@ -42,9 +44,10 @@ int main(void) {
   long expected = 1000 + (long)npes * (npes - 1) / 2;
   int ok = 1;
   if (me == 0) {
-    ok = *token == expected;
-    printf("ring: %d PEs, token came back to PE 0 as %ld (expected %ld): %s\n", npes, *token,
-           expected, ok ? "ok" : "WRONG");
+    long got = ishmem_long_g(token, me);
+    ok = got == expected;
+    printf("ring: %d PEs, token came back to PE 0 as %ld (expected %ld): %s\n", npes, got, expected,
+           ok ? "ok" : "WRONG");
   }
   ishmem_free(token);
   ishmem_finalize();
