@@ -48,5 +48,6 @@ int main() {
   } catch (const ishmem::error &e) {
     std::fprintf(stderr, "cxx_ring: %s\n", e.what());
     ishmem_global_exit(1);
+    return 1;
   }
 }
