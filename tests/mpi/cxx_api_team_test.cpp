@@ -104,8 +104,20 @@ TEST(CxxContext, RmaThroughAContext) {
   if (odds) {
     const int size = odds.n_pes(), mine = odds.my_pe();
     ishmem::context on_odds(odds);
-    on_odds.p(a.span(), 2, 1000 + me(), (mine + 1) % size);
+    on_odds.p(a, 2, 1000 + me(), (mine + 1) % size);
     on_odds.quiet();
+    try {  // PE numbers are the team's: its size is past the end
+      on_odds.g(a, 0, size);
+      ADD_FAILURE() << "a PE past the context's team did not throw";
+    } catch (const ishmem::error &e) {
+      EXPECT_EQ(e.status(), ISHMEM_ERR_INVALID_PE) << e.what();
+    }
+    try {
+      on_odds.g(a, 4, 0);
+      ADD_FAILURE() << "an index past the array did not throw";
+    } catch (const ishmem::error &e) {
+      EXPECT_EQ(e.status(), ISHMEM_ERR_INVALID_ARG) << e.what();
+    }
   }
   ishmem::barrier_all();
   if (odds) {

@@ -182,7 +182,7 @@ TEST(CxxApi, FailedCallsThrowWithStatusAndMessage) {
   expect_error([] { ishmem::symmetric_array<char> huge(std::size_t{1} << 50); }, ISHMEM_ERR_NOMEM,
                "ishmem_calloc");
   expect_error([] { ishmem::symmetric_array<long> wraps(SIZE_MAX / 4); }, ISHMEM_ERR_NOMEM,
-               "overflow");
+               "ishmem_calloc");
   // The library works on after them.
   a.p(0, 42, right_pe());
   ishmem::barrier_all();

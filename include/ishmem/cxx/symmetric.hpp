@@ -208,17 +208,14 @@ template <class T>
 class symmetric_array : public symmetric_ops<symmetric_array<T>, T> {
  public:
   symmetric_array() = default;
-  explicit symmetric_array(std::size_t count) : size_(count) {
-    if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
-      throw error(ISHMEM_ERR_NOMEM, "ishmem symmetric_array: " + std::to_string(count) +
-                                        " elements of " + std::to_string(sizeof(T)) +
-                                        " bytes overflow size_t");
-    if (count == 0) return;  // ishmem_calloc(0) gives NULL: an empty array owns nothing
+  // Every PE calls ishmem_calloc, even for 0 elements, so that the library can check that
+  // the counts agree (and that count * sizeof(T) does not overflow).
+  explicit symmetric_array(std::size_t count) {
+    const unsigned long errors_before = ishmemx_error_count();
     data_ = static_cast<T *>(ishmem_calloc(count, sizeof(T)));
-    if (data_ == nullptr) {
-      size_ = 0;
+    if (data_ == nullptr && (count != 0 || ishmemx_error_count() != errors_before))
       throw_last_error("ishmem_calloc");
-    }
+    size_ = data_ == nullptr ? 0 : count;
   }
   symmetric_array(const symmetric_array &) = delete;
   symmetric_array &operator=(const symmetric_array &) = delete;

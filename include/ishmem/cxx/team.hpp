@@ -116,40 +116,44 @@ class context {
   ~context() { destroy_in_destructor(); }
 
   ishmem_ctx_t handle() const noexcept { return ctx_; }
-  template <class T>
-  void put(symmetric_span<T> dest, const T *source, int pe) const {
+  // The operations of symmetric_span, through this context; `dest` and `source` are
+  // symmetric ranges (arrays or spans).
+  template <class Range, class T = typename Range::value_type>
+  void put(const Range &dest, const T *source, int pe) const {
     check(ishmem_ctx_putmem(ctx_, dest.data(), source, dest.size() * sizeof(T), pe),
           "ishmem_ctx_putmem");
   }
-  template <class T>
-  void get(T *dest, symmetric_span<T> source, int pe) const {
+  template <class Range, class T = typename Range::value_type>
+  void get(T *dest, const Range &source, int pe) const {
     check(ishmem_ctx_getmem(ctx_, dest, source.data(), source.size() * sizeof(T), pe),
           "ishmem_ctx_getmem");
   }
-  template <class T>
-  void put_nbi(symmetric_span<T> dest, const T *source, int pe) const {
+  template <class Range, class T = typename Range::value_type>
+  void put_nbi(const Range &dest, const T *source, int pe) const {
     check(ishmem_ctx_putmem_nbi(ctx_, dest.data(), source, dest.size() * sizeof(T), pe),
           "ishmem_ctx_putmem_nbi");
   }
-  template <class T>
-  void get_nbi(T *dest, symmetric_span<T> source, int pe) const {
+  template <class Range, class T = typename Range::value_type>
+  void get_nbi(T *dest, const Range &source, int pe) const {
     check(ishmem_ctx_getmem_nbi(ctx_, dest, source.data(), source.size() * sizeof(T), pe),
           "ishmem_ctx_getmem_nbi");
   }
-  template <class T>
-  void p(symmetric_span<T> dest, std::size_t i, const T &value, int pe) const {
-    put(dest.subspan(i, 1), &value, pe);
+  template <class Range, class T = typename Range::value_type>
+  void p(const Range &dest, std::size_t i, const T &value, int pe) const {
+    check(ishmem_ctx_putmem(ctx_, at(dest, i, "ishmem_ctx p"), &value, sizeof(T), pe),
+          "ishmem_ctx_putmem");
   }
-  template <class T>
-  T g(symmetric_span<T> source, std::size_t i, int pe) const {
+  template <class Range, class T = typename Range::value_type>
+  T g(const Range &source, std::size_t i, int pe) const {
     T value{};
-    get(&value, source.subspan(i, 1), pe);
+    check(ishmem_ctx_getmem(ctx_, &value, at(source, i, "ishmem_ctx g"), sizeof(T), pe),
+          "ishmem_ctx_getmem");
     return value;
   }
-  template <class T>
-  T fetch_add(symmetric_span<T> dest, std::size_t i, T value, int pe) const {
+  template <class Range, class T = typename Range::value_type>
+  T fetch_add(const Range &dest, std::size_t i, T value, int pe) const {
     const auto call = c_api::amo_standard<T>().fetch_add;
-    T *target = dest.subspan(i, 1).data();
+    T *target = at(dest, i, "ishmem_ctx_atomic_fetch_add");
     return checked_value("ishmem_ctx_atomic_fetch_add",
                          [&] { return call(ctx_, target, value, pe); });
   }
@@ -157,6 +161,13 @@ class context {
   void fence() const { check(ishmem_ctx_fence(ctx_), "ishmem_ctx_fence"); }
 
  private:
+  template <class Range>
+  static auto *at(const Range &range, std::size_t i, const char *what) {
+    if (i >= range.size())
+      throw error(ISHMEM_ERR_INVALID_ARG, std::string(what) + ": index " + std::to_string(i) +
+                                              " past the size " + std::to_string(range.size()));
+    return range.data() + i;
+  }
   void destroy_in_destructor() noexcept {
     if (ctx_ != ISHMEM_CTX_INVALID)
       report_in_destructor(ishmem_ctx_destroy(ctx_), "ishmem_ctx_destroy");
