@@ -220,6 +220,7 @@ TEST(CxxApi, DestructorsAndResetFreeTheHeap) {
 TEST(CxxApi, MovesTransferOwnership) {
   ishmem::symmetric_array<int> a(5);
   std::iota(a.begin(), a.end(), 10);
+  ishmem::barrier_all();  // no peer writes this PE's array before it is filled
   int *const block = a.data();
   ishmem::symmetric_array<int> b(std::move(a));
   EXPECT_EQ(a.data(), nullptr);
