@@ -23,7 +23,8 @@ int npes() {
   return ishmem::n_pes();
 }
 
-// Runs `call`, which must throw ishmem::error with `status` and a message naming `text`.
+// Runs `call`, which must throw ishmem::error with `status` and a message that names this PE
+// first, then `text`.
 template <class Call>
 void expect_error(Call &&call, int status, const std::string &text) {
   try {
@@ -33,6 +34,9 @@ void expect_error(Call &&call, int status, const std::string &text) {
     EXPECT_EQ(e.status(), status) << e.what();
     EXPECT_NE(std::string(e.what()).find(text), std::string::npos)
         << "message \"" << e.what() << "\" does not name \"" << text << "\"";
+    const std::string where = "[ishmem pe " + std::to_string(ishmem_my_pe()) + "] ";
+    EXPECT_EQ(std::string(e.what()).rfind(where, 0), 0u)
+        << e.what() << " does not start with " << where;
   }
 }
 

@@ -22,10 +22,26 @@ class error : public std::runtime_error {
   int status_;
 };
 
-// The C API's codes of the last failure on this thread, turned into an exception.
-[[noreturn]] inline void throw_last_error(const char *call, int status = ishmemx_last_status()) {
+// Throws "[ishmem pe N] call: why". The library's own texts start with that prefix already:
+// the call goes after it.
+[[noreturn]] inline void throw_error(int status, const std::string &call, std::string why) {
+  std::string prefix;
+  const std::size_t prefix_end = why.find("] ");
+  if (why.rfind("[ishmem", 0) == 0 && prefix_end != std::string::npos) {
+    prefix = why.substr(0, prefix_end + 2);
+    why.erase(0, prefix_end + 2);
+  } else {
+    const int pe = ishmem_my_pe();
+    prefix = pe >= 0 ? "[ishmem pe " + std::to_string(pe) + "] " : std::string("[ishmem] ");
+  }
+  throw error(status, prefix + call + ": " + why);
+}
+
+// The C API's code and text of the last failure on this thread, as an exception.
+[[noreturn]] inline void throw_last_error(const std::string &call,
+                                          int status = ishmemx_last_status()) {
   if (status == ISHMEM_SUCCESS) status = ISHMEM_ERR_INTERNAL;  // a failure without a code
-  throw error(status, std::string(call) + ": " + ishmemx_last_error());
+  throw_error(status, call, ishmemx_last_error());
 }
 
 // A C call that returns a status.
@@ -98,12 +114,12 @@ class runtime {
 
 inline int my_pe() {
   const int pe = ishmem_my_pe();
-  if (pe < 0) throw error(ISHMEM_ERR_NOT_INITIALIZED, "ishmem_my_pe: ishmem is not initialized");
+  if (pe < 0) throw_error(ISHMEM_ERR_NOT_INITIALIZED, "ishmem_my_pe", "ishmem is not initialized");
   return pe;
 }
 inline int n_pes() {
   const int n = ishmem_n_pes();
-  if (n < 0) throw error(ISHMEM_ERR_NOT_INITIALIZED, "ishmem_n_pes: ishmem is not initialized");
+  if (n < 0) throw_error(ISHMEM_ERR_NOT_INITIALIZED, "ishmem_n_pes", "ishmem is not initialized");
   return n;
 }
 inline void quiet() {

@@ -137,16 +137,16 @@ class symmetric_ops {
   const Range &range() const { return static_cast<const Range &>(*this); }
   T *at(std::size_t i, const char *what) const {
     if (i >= range().size())
-      throw error(ISHMEM_ERR_INVALID_ARG, std::string("ishmem ") + what + ": index " +
-                                              std::to_string(i) + " past the size " +
-                                              std::to_string(range().size()));
+      throw_error(
+          ISHMEM_ERR_INVALID_ARG, std::string("ishmem ") + what,
+          "index " + std::to_string(i) + " past the size " + std::to_string(range().size()));
     return range().data() + i;
   }
   void same_size(std::size_t n, const char *what) const {
     if (n != range().size())
-      throw error(ISHMEM_ERR_INVALID_ARG, std::string("ishmem ") + what + ": " + std::to_string(n) +
-                                              " local elements for a range of " +
-                                              std::to_string(range().size()));
+      throw_error(
+          ISHMEM_ERR_INVALID_ARG, std::string("ishmem ") + what,
+          std::to_string(n) + " local elements for a range of " + std::to_string(range().size()));
   }
   template <class Buffer>
   void rma(int (*call)(ishmem_ctx_t, void *, const void *, size_t, int), const char *what,
@@ -155,21 +155,20 @@ class symmetric_ops {
     void *dest = is_put ? static_cast<void *>(range().data()) : const_cast<T *>(local);
     const void *source = is_put ? static_cast<const void *>(local) : range().data();
     if (call(ISHMEM_CTX_DEFAULT, dest, source, range().size() * sizeof(T), pe) != ISHMEM_SUCCESS)
-      throw_last_error((std::string("ishmem ") + what).c_str());
+      throw_last_error(std::string("ishmem ") + what);
   }
   T amo_value(T (*call)(ishmem_ctx_t, T *, T, int), const char *what, std::size_t i, T v,
               int pe) const {
     T *target = at(i, what);
     const unsigned long errors_before = ishmemx_error_count();
     const T old = call(ISHMEM_CTX_DEFAULT, target, v, pe);
-    if (ishmemx_error_count() != errors_before)
-      throw_last_error((std::string("ishmem ") + what).c_str());
+    if (ishmemx_error_count() != errors_before) throw_last_error(std::string("ishmem ") + what);
     return old;
   }
   void amo_status(int (*call)(ishmem_ctx_t, T *, T, int), const char *what, std::size_t i, T v,
                   int pe) const {
     if (call(ISHMEM_CTX_DEFAULT, at(i, what), v, pe) != ISHMEM_SUCCESS)
-      throw_last_error((std::string("ishmem ") + what).c_str());
+      throw_last_error(std::string("ishmem ") + what);
   }
 };
 
@@ -191,8 +190,8 @@ class symmetric_span : public symmetric_ops<symmetric_span<T>, T> {
   symmetric_span subspan(std::size_t offset,
                          std::size_t count = std::numeric_limits<std::size_t>::max()) const {
     if (offset > size_)
-      throw error(ISHMEM_ERR_INVALID_ARG, "ishmem subspan: offset " + std::to_string(offset) +
-                                              " past the size " + std::to_string(size_));
+      throw_error(ISHMEM_ERR_INVALID_ARG, "ishmem subspan",
+                  "offset " + std::to_string(offset) + " past the size " + std::to_string(size_));
     return {data_ + offset, count < size_ - offset ? count : size_ - offset};
   }
 

@@ -76,8 +76,8 @@ class team {
       : handle_(handle), owned_(owned && handle != ISHMEM_TEAM_INVALID) {}
   int query(int value, const char *call) const {
     if (value < 0)
-      throw error(ISHMEM_ERR_INVALID_ARG,
-                  std::string(call) + ": team " + std::to_string(handle_) +
+      throw_error(ISHMEM_ERR_INVALID_ARG, call,
+                  "team " + std::to_string(handle_) +
                       " is invalid on this PE (not a member, or destroyed)");
     return value;
   }
@@ -164,8 +164,8 @@ class context {
   template <class Range>
   static auto *at(const Range &range, std::size_t i, const char *what) {
     if (i >= range.size())
-      throw error(ISHMEM_ERR_INVALID_ARG, std::string(what) + ": index " + std::to_string(i) +
-                                              " past the size " + std::to_string(range.size()));
+      throw_error(ISHMEM_ERR_INVALID_ARG, what,
+                  "index " + std::to_string(i) + " past the size " + std::to_string(range.size()));
     return range.data() + i;
   }
   void destroy_in_destructor() noexcept {
@@ -185,7 +185,7 @@ using element_t = std::enable_if_t<std::is_same_v<typename std::decay_t<Dest>::v
                                    typename std::decay_t<Dest>::value_type>;
 
 inline void throw_size(const char *call, const std::string &why) {
-  throw error(ISHMEM_ERR_INVALID_ARG, std::string(call) + ": " + why);
+  throw_error(ISHMEM_ERR_INVALID_ARG, call, why);
 }
 
 // dest on every member gets root's source (root: a team index); dest.size() >= source.size().
