@@ -86,6 +86,9 @@ TEST(CxxContext, RmaThroughAContext) {
     ctx.quiet();
     const int left_of_left = (me() + 2 * npes() - 2) % npes();  // who wrote left's array
     EXPECT_EQ(back[1], left_of_left + 1);
+    int right_copy[4] = {};
+    ctx.get(right_copy, a, right_pe());  // right's array came from me
+    EXPECT_EQ(right_copy[2], me() + 2);
     ishmem::barrier_all();  // every get is done before the next put
     ctx.fetch_add(counter.span(), 0, 1L, 0);
     ctx.put_nbi(a.subspan(0, 1), mine + 3, right_pe());
