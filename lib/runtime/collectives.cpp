@@ -97,15 +97,18 @@ void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const F
     mine.launch = call.launch;
     mine.heap_dest = call.heap_dest;
   }
-  // A heap the CPU cannot address (a GPU one, the same on every PE): the device algorithm.
-  // Buffers outside the heap (static data, active sets) always take the MPI path.
-  if (!g_fast.host_access && call.heap_dest) {
+  // A heap the CPU cannot address (a GPU one, the same on every PE): the device algorithm on
+  // node-local teams, host copies and MPI on teams that span nodes. Buffers outside the heap
+  // (static data, active sets) always take the MPI path.
+  const bool gpu_heap = !g_fast.host_access && call.heap_dest;
+  if (gpu_heap && team.node_local) {
     run_device_collective(rt, team, mine);
     checks.rethrow();
     return;
   }
   ++team.calls;
   const CollectivePath &path = !call.heap_dest   ? kMpiCollectives
+                               : gpu_heap        ? kStagedCollectives
                                : team.node_local ? kNodeCollectives
                                : team.node       ? kHierCollectives
                                                  : kMpiCollectives;

@@ -88,6 +88,9 @@ extern const CollectivePath kMpiSteps;
 // Teams that span nodes, on a host heap: node-local shared memory inside each node, MPI
 // between the nodes' leaders (team_hierarchy.cpp).
 extern const CollectivePath kHierCollectives;
+// Host calls on a GPU heap of teams that span nodes: the MPI algorithms on host copies
+// (collectives_staged.cpp).
+extern const CollectivePath kStagedCollectives;
 
 // ISHMEM_DEBUG=1's check on the MPI paths: every member's record, gathered over the team's
 // communicator; throws ISHMEM_ERR_MISMATCH on every member unless they agree.

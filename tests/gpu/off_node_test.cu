@@ -56,6 +56,83 @@ TEST(GpuOffNode, PutGetBySize) {
   ishmem_free(heap);
 }
 
+// Host collectives on ISHMEM_TEAM_WORLD, which spans nodes here: staged through host memory
+// and MPI. Every value of every form checked.
+TEST(GpuOffNode, CollectivesOnTheWorldTeam) {
+  SKIP_WITHOUT_GPU();
+  const int n = n_pes(), me = my_pe();
+  const std::size_t k = 1000, slots = k * static_cast<std::size_t>(n) * 3;
+  int *src = static_cast<int *>(ishmem_malloc(slots * sizeof(int)));
+  int *dst = static_cast<int *>(ishmem_malloc(slots * sizeof(int)));
+  ASSERT_NE(src, nullptr);
+  ASSERT_NE(dst, nullptr);
+  std::vector<int> mine(slots);
+  for (std::size_t i = 0; i < slots; ++i) mine[i] = me * 100000 + static_cast<int>(i);
+  auto reset = [&] {
+    GPU_OK(gpuMemcpy(src, mine.data(), slots * sizeof(int), gpuMemcpyDefault));
+    GPU_OK(gpuMemset(dst, 0xff, slots * sizeof(int)));  // -1 where nothing was written
+    GPU_OK(gpuDeviceSynchronize());
+  };
+  const ishmem_team_t world = ISHMEM_TEAM_WORLD;
+  auto value = [](int pe, std::size_t i) { return pe * 100000 + static_cast<int>(i); };
+
+  reset();
+  ASSERT_EQ(ishmem_int_broadcast(world, dst, src, k, n - 1), ISHMEM_SUCCESS)
+      << ishmemx_last_error();
+  std::vector<int> got = to_host(dst, slots);
+  for (std::size_t i = 0; i < k; ++i) ASSERT_EQ(got[i], value(n - 1, i)) << "broadcast " << i;
+  EXPECT_EQ(got[k], -1) << "broadcast wrote past its end";
+
+  reset();
+  ASSERT_EQ(ishmem_int_fcollect(world, dst, src, k), ISHMEM_SUCCESS) << ishmemx_last_error();
+  got = to_host(dst, slots);
+  for (int pe = 0; pe < n; ++pe)
+    for (std::size_t i = 0; i < k; ++i) ASSERT_EQ(got[pe * k + i], value(pe, i)) << "fcollect";
+
+  reset();  // PE p gives p + 1 elements
+  ASSERT_EQ(ishmem_int_collect(world, dst, src, static_cast<std::size_t>(me) + 1), ISHMEM_SUCCESS)
+      << ishmemx_last_error();
+  got = to_host(dst, slots);
+  std::size_t at = 0;
+  for (int pe = 0; pe < n; ++pe)
+    for (std::size_t i = 0; i <= static_cast<std::size_t>(pe); ++i)
+      ASSERT_EQ(got[at++], value(pe, i)) << "collect from PE " << pe;
+  EXPECT_EQ(got[at], -1) << "collect wrote past its end";
+
+  reset();  // block j of PE p's source goes to PE j, as block p
+  ASSERT_EQ(ishmem_int_alltoall(world, dst, src, k), ISHMEM_SUCCESS) << ishmemx_last_error();
+  got = to_host(dst, slots);
+  for (int pe = 0; pe < n; ++pe)
+    for (std::size_t i = 0; i < k; ++i)
+      ASSERT_EQ(got[pe * k + i], value(pe, me * k + i)) << "alltoall block of PE " << pe;
+
+  reset();  // strided: source every 3rd element, dest every 2nd; the gaps keep their -1
+  const std::size_t m = 10;
+  ASSERT_EQ(ishmem_int_alltoalls(world, dst, src, 2, 3, m), ISHMEM_SUCCESS) << ishmemx_last_error();
+  got = to_host(dst, slots);
+  for (int pe = 0; pe < n; ++pe)
+    for (std::size_t i = 0; i < m; ++i) {
+      ASSERT_EQ(got[(pe * m + i) * 2], value(pe, (me * m + i) * 3)) << "alltoalls";
+      ASSERT_EQ(got[(pe * m + i) * 2 + 1], -1) << "alltoalls wrote a gap";
+    }
+
+  reset();
+  ASSERT_EQ(ishmem_int_sum_reduce(world, dst, src, k), ISHMEM_SUCCESS) << ishmemx_last_error();
+  got = to_host(dst, slots);
+  for (std::size_t i = 0; i < k; ++i) {
+    long sum = 0;
+    for (int pe = 0; pe < n; ++pe) sum += value(pe, i);
+    ASSERT_EQ(got[i], static_cast<int>(sum)) << "sum_reduce " << i;
+  }
+  reset();  // in place
+  ASSERT_EQ(ishmem_int_max_reduce(world, src, src, k), ISHMEM_SUCCESS) << ishmemx_last_error();
+  got = to_host(src, k);
+  for (std::size_t i = 0; i < k; ++i) ASSERT_EQ(got[i], value(n - 1, i)) << "max_reduce in place";
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ishmem_free(dst);
+  ishmem_free(src);
+}
+
 TEST(GpuOffNode, AtomicsOnTheNextPe) {
   SKIP_WITHOUT_GPU();
   auto *w64 = static_cast<std::uint64_t *>(ishmem_calloc(1, sizeof(std::uint64_t)));
