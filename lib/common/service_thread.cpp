@@ -56,7 +56,7 @@ void ServiceThread::loop() {
     log(LogLevel::warn, "service thread: prctl(PR_SET_TIMERSLACK): %s; its sleeps may overshoot",
         std::strerror(errno));
   using Clock = std::chrono::steady_clock;
-  Clock::time_point last_work = Clock::now() - interval_;  // no work yet: sleep when idle
+  Clock::time_point last_work = Clock::now() - busy_window_;  // no work yet: sleep when idle
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stopping_) {
     bool worked = false;
@@ -70,13 +70,13 @@ void ServiceThread::loop() {
         pollers_.erase(pollers_.begin() + static_cast<std::ptrdiff_t>(i));
       }
     }
-    // Requests come in bursts (a kernel's put then its quiet, a pipeline of chunks): for one
-    // interval after the last work the thread keeps polling, so the next request of a burst is
-    // seen at once rather than after a sleep. Between rounds the lock is released, so that
-    // add() and remove() get in.
+    // Requests come in bursts (a kernel's put then its quiet, a pipeline of chunks): for a
+    // short window after the last work the thread keeps polling, so the next request of a
+    // burst is seen at once rather than after a sleep. Between rounds the lock is released,
+    // so that add() and remove() get in.
     const Clock::time_point now = Clock::now();
     if (worked) last_work = now;
-    if (now - last_work < interval_) {
+    if (now - last_work < busy_window_) {
       lock.unlock();
       std::this_thread::yield();
       lock.lock();

@@ -1,10 +1,12 @@
 // One background thread per PE that serves what must move while the program computes: MPI
 // progress for peers' passive-target operations on this PE, the off-node service of GPU
 // heaps, and the device proxy's request ring. Each user registers a poll function; the thread
-// calls every poller in turn, keeps going while any reports work and for one interval
-// (ISHMEM_PROGRESS_INTERVAL) after the last work, and otherwise sleeps for the interval.
+// calls every poller in turn, keeps going while any reports work and for a short window
+// after the last work (100 us, or the interval if shorter), and otherwise sleeps for the
+// interval (ISHMEM_PROGRESS_INTERVAL).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -23,7 +25,11 @@ class ServiceThread {
   // then dropped, since calling it again would only repeat the failure.
   using Poller = std::function<bool()>;
 
-  explicit ServiceThread(std::chrono::microseconds interval) : interval_(interval) {}
+  // After work the thread polls without sleeping for `busy_window` (at most one interval):
+  // short, so that a long interval chosen to save CPU does not turn into long spinning.
+  explicit ServiceThread(std::chrono::microseconds interval,
+                         std::chrono::microseconds busy_window = std::chrono::microseconds(100))
+      : interval_(interval), busy_window_(std::min(busy_window, interval)) {}
   ~ServiceThread() { stop(); }
   ServiceThread(const ServiceThread &) = delete;
   ServiceThread &operator=(const ServiceThread &) = delete;
@@ -49,6 +55,7 @@ class ServiceThread {
   void loop();
 
   const std::chrono::microseconds interval_;
+  const std::chrono::microseconds busy_window_;
   mutable std::mutex mutex_;  // held while pollers run: remove() waits for the current one
   std::condition_variable wake_;
   std::vector<Entry> pollers_;

@@ -83,6 +83,7 @@ void reduce(Runtime &rt, Team &team, const CollectiveCall &call) {
 }
 
 void rejected(Runtime &rt, Team &team, const CollectiveCall &call) {
+  if (call.launch.on_stream) begin(rt, team, call);  // throws as the other PEs do: no exchange
   kMpiCollectives.rejected(rt, team, call);
 }
 

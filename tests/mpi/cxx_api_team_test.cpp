@@ -75,7 +75,7 @@ TEST(CxxContext, RmaThroughAContext) {
     ishmem::context ctx;
     const int mine[4] = {me(), me() + 1, me() + 2, me() + 3};
     ctx.put(a.span(), mine, right_pe());
-    ctx.p(counter.span(), 0, 0L, right_pe());
+    ctx.p(counter.span(), 0, -1, right_pe());  // an int: stored as the long -1, all 8 bytes
     ctx.fence();
     ctx.quiet();
     ishmem::barrier_all();
@@ -90,13 +90,13 @@ TEST(CxxContext, RmaThroughAContext) {
     ctx.get(right_copy, a, right_pe());  // right's array came from me
     EXPECT_EQ(right_copy[2], me() + 2);
     ishmem::barrier_all();  // every get is done before the next put
-    ctx.fetch_add(counter.span(), 0, 1L, 0);
+    ctx.fetch_add(counter.span(), 0, 1, 0);
     ctx.put_nbi(a.subspan(0, 1), mine + 3, right_pe());
     ctx.quiet();
     ishmem::barrier_all();
     EXPECT_EQ(a[0], left_pe() + 3);
     if (me() == 0) {
-      EXPECT_EQ(counter[0], npes());
+      EXPECT_EQ(counter[0], npes() - 1);  // -1 from the p, then one add per PE
     }
     ishmem::context moved = std::move(ctx);
     EXPECT_EQ(ctx.handle(), ISHMEM_CTX_INVALID);

@@ -49,19 +49,37 @@ TEST(ServiceThread, SleepsWithoutWorkAndPollsAgainAtOnceWithWork) {
   EXPECT_TRUE(eventually([&] { return busy.load() >= 1000; })) << busy.load();
 }
 
-TEST(ServiceThread, KeepsPollingForOneIntervalAfterWork) {
-  // The next request of a burst is seen at once: for one interval after the last work the
-  // thread polls without sleeping, then it sleeps again.
-  ServiceThread service(std::chrono::microseconds(200000));
+TEST(ServiceThread, KeepsPollingForAWindowAfterWork) {
+  // The next request of a burst is seen at once: for the busy window after the last work the
+  // thread polls without sleeping, then it sleeps again. Times count from the work itself.
+  using Clock = std::chrono::steady_clock;
+  ServiceThread service(std::chrono::microseconds(200000), std::chrono::microseconds(200000));
   std::atomic<int> calls{0}, worked{0};
-  service.add("once", [&] { return worked.exchange(1) == 0; });  // the thread starts working
+  std::atomic<Clock::rep> worked_at{0};
+  service.add("once", [&] {  // the thread starts working
+    if (worked.exchange(1) != 0) return false;
+    worked_at = Clock::now().time_since_epoch().count();
+    return true;
+  });
   service.add("idle", [&] { return ++calls, false; });
-  std::this_thread::sleep_for(100ms);
-  EXPECT_GT(calls.load(), 10) << "polled without sleeping within the interval after work";
-  std::this_thread::sleep_for(250ms);  // past the interval: sleeping again
+  ASSERT_TRUE(eventually([&] { return worked_at.load() != 0; }));
+  const Clock::time_point work{Clock::duration(worked_at.load())};
+  std::this_thread::sleep_until(work + 100ms);
+  EXPECT_GT(calls.load(), 10) << "polled without sleeping within the window after work";
+  std::this_thread::sleep_until(work + 450ms);  // past the window and one sleep
   const int before = calls.load();
   std::this_thread::sleep_for(100ms);
   EXPECT_LE(calls.load() - before, 2) << "an idle poller is called once per 200 ms interval";
+}
+
+TEST(ServiceThread, TheBusyWindowIsShort) {
+  // A long interval (to save CPU) does not mean long spinning after work.
+  ServiceThread service(std::chrono::microseconds(200000));
+  std::atomic<int> calls{0}, worked{0};
+  service.add("once", [&] { return worked.exchange(1) == 0; });
+  service.add("idle", [&] { return ++calls, false; });
+  std::this_thread::sleep_for(100ms);
+  EXPECT_LE(calls.load(), 10000) << "spun for more than a short window after work";
 }
 
 TEST(ServiceThread, RemoveWaitsForTheRunningPoller) {

@@ -95,6 +95,10 @@ class team {
 // A communication context (ishmem_ctx_create, or over a team: then PE numbers are the team's).
 // Its quiet() and fence() complete and order only the operations issued through it. Destroyed
 // (after a quiet) with the object. Movable, not copyable.
+// The element type of a symmetric range (symmetric_array, symmetric_span).
+template <class Range>
+using range_element_t = typename Range::value_type;
+
 class context {
  public:
   explicit context(long options = 0) {
@@ -117,43 +121,43 @@ class context {
 
   ishmem_ctx_t handle() const noexcept { return ctx_; }
   // The operations of symmetric_span, through this context; `dest` and `source` are
-  // symmetric ranges (arrays or spans).
-  template <class Range, class T = typename Range::value_type>
-  void put(const Range &dest, const T *source, int pe) const {
-    check(ishmem_ctx_putmem(ctx_, dest.data(), source, dest.size() * sizeof(T), pe),
-          "ishmem_ctx_putmem");
+  // symmetric ranges (arrays or spans). The local side has the range's element type (never
+  // deduced from the argument, so that the byte count is the range's).
+  template <class Range>
+  void put(const Range &dest, const range_element_t<Range> *source, int pe) const {
+    check(ishmem_ctx_putmem(ctx_, dest.data(), source, bytes_of(dest), pe), "ishmem_ctx_putmem");
   }
-  template <class Range, class T = typename Range::value_type>
-  void get(T *dest, const Range &source, int pe) const {
-    check(ishmem_ctx_getmem(ctx_, dest, source.data(), source.size() * sizeof(T), pe),
-          "ishmem_ctx_getmem");
+  template <class Range>
+  void get(range_element_t<Range> *dest, const Range &source, int pe) const {
+    check(ishmem_ctx_getmem(ctx_, dest, source.data(), bytes_of(source), pe), "ishmem_ctx_getmem");
   }
-  template <class Range, class T = typename Range::value_type>
-  void put_nbi(const Range &dest, const T *source, int pe) const {
-    check(ishmem_ctx_putmem_nbi(ctx_, dest.data(), source, dest.size() * sizeof(T), pe),
+  template <class Range>
+  void put_nbi(const Range &dest, const range_element_t<Range> *source, int pe) const {
+    check(ishmem_ctx_putmem_nbi(ctx_, dest.data(), source, bytes_of(dest), pe),
           "ishmem_ctx_putmem_nbi");
   }
-  template <class Range, class T = typename Range::value_type>
-  void get_nbi(T *dest, const Range &source, int pe) const {
-    check(ishmem_ctx_getmem_nbi(ctx_, dest, source.data(), source.size() * sizeof(T), pe),
+  template <class Range>
+  void get_nbi(range_element_t<Range> *dest, const Range &source, int pe) const {
+    check(ishmem_ctx_getmem_nbi(ctx_, dest, source.data(), bytes_of(source), pe),
           "ishmem_ctx_getmem_nbi");
   }
-  template <class Range, class T = typename Range::value_type>
-  void p(const Range &dest, std::size_t i, const T &value, int pe) const {
-    check(ishmem_ctx_putmem(ctx_, at(dest, i, "ishmem_ctx p"), &value, sizeof(T), pe),
+  template <class Range>
+  void p(const Range &dest, std::size_t i, const range_element_t<Range> &value, int pe) const {
+    check(ishmem_ctx_putmem(ctx_, at(dest, i, "ishmem_ctx p"), &value, sizeof value, pe),
           "ishmem_ctx_putmem");
   }
-  template <class Range, class T = typename Range::value_type>
-  T g(const Range &source, std::size_t i, int pe) const {
-    T value{};
-    check(ishmem_ctx_getmem(ctx_, &value, at(source, i, "ishmem_ctx g"), sizeof(T), pe),
+  template <class Range>
+  range_element_t<Range> g(const Range &source, std::size_t i, int pe) const {
+    range_element_t<Range> value{};
+    check(ishmem_ctx_getmem(ctx_, &value, at(source, i, "ishmem_ctx g"), sizeof value, pe),
           "ishmem_ctx_getmem");
     return value;
   }
-  template <class Range, class T = typename Range::value_type>
-  T fetch_add(const Range &dest, std::size_t i, T value, int pe) const {
-    const auto call = c_api::amo_standard<T>().fetch_add;
-    T *target = at(dest, i, "ishmem_ctx_atomic_fetch_add");
+  template <class Range>
+  range_element_t<Range> fetch_add(const Range &dest, std::size_t i, range_element_t<Range> value,
+                                   int pe) const {
+    const auto call = c_api::amo_standard<range_element_t<Range>>().fetch_add;
+    auto *target = at(dest, i, "ishmem_ctx_atomic_fetch_add");
     return checked_value("ishmem_ctx_atomic_fetch_add",
                          [&] { return call(ctx_, target, value, pe); });
   }
@@ -161,6 +165,10 @@ class context {
   void fence() const { check(ishmem_ctx_fence(ctx_), "ishmem_ctx_fence"); }
 
  private:
+  template <class Range>
+  static std::size_t bytes_of(const Range &range) {
+    return range.size() * sizeof(range_element_t<Range>);
+  }
   template <class Range>
   static auto *at(const Range &range, std::size_t i, const char *what) {
     if (i >= range.size())
