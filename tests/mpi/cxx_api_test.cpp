@@ -12,16 +12,11 @@
 #include "mpi_test_util.h"
 
 using ishmem_test::left_pe;
+using ishmem_test::my_pe;
+using ishmem_test::n_pes;
 using ishmem_test::right_pe;
 
 namespace {
-
-int me() {
-  return ishmem::my_pe();
-}
-int npes() {
-  return ishmem::n_pes();
-}
 
 // Runs `call`, which must throw ishmem::error with `status` and a message that names this PE
 // first, then `text`.
@@ -77,14 +72,14 @@ TEST(CxxApi, PutAndGetRanges) {
   const int n = 8;
   ishmem::symmetric_array<long> a(n);
   std::vector<long> mine(n);
-  for (int i = 0; i < n; ++i) mine[i] = me() * 100 + i;
+  for (int i = 0; i < n; ++i) mine[i] = my_pe() * 100 + i;
   a.put(mine, right_pe());
   ishmem::barrier_all();  // quiet, then every PE has arrived
   for (int i = 0; i < n; ++i) EXPECT_EQ(a[i], left_pe() * 100 + i) << "element " << i;
 
   std::vector<long> got(n);
   a.get(got, right_pe());  // right's array holds my values
-  for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], me() * 100 + i) << "element " << i;
+  for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], my_pe() * 100 + i) << "element " << i;
   ishmem::barrier_all();
 
   // A span moves only its part; the nbi forms complete at quiet.
@@ -110,12 +105,12 @@ TEST(CxxApi, SingleElementsAndStructs) {
     double y;
   };
   ishmem::symmetric_array<point> pts(4);
-  pts.p(3, point{me(), 0.5 * me()}, right_pe());
+  pts.p(3, point{my_pe(), 0.5 * my_pe()}, right_pe());
   ishmem::barrier_all();
   EXPECT_EQ(pts[3].x, left_pe());
   EXPECT_EQ(pts[3].y, 0.5 * left_pe());
   const point far = pts.g(3, right_pe());
-  EXPECT_EQ(far.x, me());  // right's element 3 came from me
+  EXPECT_EQ(far.x, my_pe());  // right's element 3 came from me
   ishmem::barrier_all();
 }
 
@@ -124,20 +119,20 @@ TEST(CxxApi, AtomicsOnOneElementOfPeZero) {
   ishmem::symmetric_array<unsigned long> bits(1);
   ishmem::symmetric_array<double> real(1);
   ishmem::barrier_all();
-  const long old = counter.fetch_add(0, me() + 1, 0);
+  const long old = counter.fetch_add(0, my_pe() + 1, 0);
   EXPECT_GE(old, 0);
   counter.add(1, 10, 0);
   counter.inc(1, 0);
   // Non-fetching atomics complete at quiet: the value each PE fetches here is not ordered.
   counter.fetch_inc(1, 0);
-  bits.or_(0, 1ul << me(), 0);
+  bits.or_(0, 1ul << my_pe(), 0);
   ishmem::barrier_all();
-  const long n = npes();
+  const long n = n_pes();
   EXPECT_EQ(counter.fetch(0, 0), n * (n + 1) / 2);
   EXPECT_EQ(counter.fetch(1, 0), 12 * n);
   EXPECT_EQ(bits.fetch(0, 0), (1ul << n) - 1);
   ishmem::barrier_all();
-  if (me() == 0) {
+  if (my_pe() == 0) {
     EXPECT_EQ(counter.swap(0, 7, 0), n * (n + 1) / 2);
     EXPECT_EQ(counter.compare_swap(0, 7, 8, 0), 7);  // swapped
     EXPECT_EQ(counter.compare_swap(0, 7, 9, 0), 8);  // not: the value is 8
@@ -163,7 +158,7 @@ TEST(CxxApi, WaitUntilAndTestSeeAPeersStore) {
   ishmem::barrier_all();
   EXPECT_FALSE(flag.test(0, ishmem::cmp::eq, left_pe() + 1));
   ishmem::barrier_all();  // no PE signals before every PE has tested
-  flag.p(0, me() + 1, right_pe());
+  flag.p(0, my_pe() + 1, right_pe());
   flag.wait_until(0, ishmem::cmp::eq, left_pe() + 1);
   EXPECT_EQ(flag[0], left_pe() + 1);
   EXPECT_TRUE(flag.test(0, ishmem::cmp::ge, 1));
@@ -172,7 +167,7 @@ TEST(CxxApi, WaitUntilAndTestSeeAPeersStore) {
 
 TEST(CxxApi, FailedCallsThrowWithStatusAndMessage) {
   ishmem::symmetric_array<long> a(4);
-  const int bad = npes();
+  const int bad = n_pes();
   expect_error([&] { a.p(0, 1, bad); }, ISHMEM_ERR_INVALID_PE, "PE " + std::to_string(bad));
   expect_error([&] { a.g(0, -1); }, ISHMEM_ERR_INVALID_PE, "PE -1");
   expect_error([&] { a.fetch_add(0, 1, bad); }, ISHMEM_ERR_INVALID_PE, "ishmem atomic_fetch_add");
@@ -236,7 +231,7 @@ TEST(CxxApi, MovesTransferOwnership) {
   EXPECT_EQ(b.data(), nullptr);
   EXPECT_EQ(c.data(), block);
   // The moved array still reaches the same place on the peers.
-  c.p(0, me(), right_pe());
+  c.p(0, my_pe(), right_pe());
   ishmem::barrier_all();
   EXPECT_EQ(c[0], left_pe());
   std::vector<ishmem::symmetric_array<int>> many;  // a container of arrays reallocates by moving
