@@ -10,10 +10,11 @@
 
 namespace ishmem::detail {
 
-int ServiceThread::add(const char *name, Poller poll) {
+int ServiceThread::add(const char *name, Poller poll, Wakeup wakeup) {
   std::lock_guard<std::mutex> lock(mutex_);
   const int id = next_id_++;
-  pollers_.push_back(Entry{id, name, std::move(poll)});
+  pollers_.push_back(Entry{id, name, std::move(poll), wakeup});
+  pollers_changed_ = true;
   if (!thread_.joinable()) {
     stopping_ = false;
     try {
@@ -31,6 +32,7 @@ void ServiceThread::remove(int id) {
   for (auto it = pollers_.begin(); it != pollers_.end(); ++it)
     if (it->id == id) {
       pollers_.erase(it);
+      pollers_changed_ = true;
       return;
     }
 }
@@ -49,16 +51,33 @@ std::string ServiceThread::first_error() const {
   return first_error_;
 }
 
-void ServiceThread::loop() {
-  // The kernel's default timer slack (50 us) would stretch every sleep of a 20 us interval to
-  // about 70 us; a request that arrives while the thread sleeps would wait that long.
-  if (prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL) != 0)
-    log(LogLevel::warn, "service thread: prctl(PR_SET_TIMERSLACK): %s; its sleeps may overshoot",
+void ServiceThread::set_timer_slack(unsigned long default_slack_ns) {
+  // The kernel's default timer slack (50 us) stretches every sleep of a 20 us interval to
+  // about 70 us: a request that arrives while the thread sleeps waits that long. A prompt
+  // poller gets 1 us; the price is about three times as many wake-ups of an idle thread, each
+  // of which costs CPU (30 us of it on a virtual machine), so pollers that can wait keep the
+  // default.
+  bool prompt = false;
+  for (const Entry &e : pollers_) prompt = prompt || e.wakeup == Wakeup::prompt;
+  const unsigned long slack_ns = prompt ? 1000UL : default_slack_ns;
+  if (prctl(PR_SET_TIMERSLACK, slack_ns, 0UL, 0UL, 0UL) != 0)
+    log(LogLevel::warn,
+        "service thread: prctl(PR_SET_TIMERSLACK, %lu): %s; its sleeps may overshoot", slack_ns,
         std::strerror(errno));
+}
+
+void ServiceThread::loop() {
+  // The slack this thread inherited (PR_GET_TIMERSLACK returns it, never fails).
+  const unsigned long default_slack_ns =
+      static_cast<unsigned long>(prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL));
   using Clock = std::chrono::steady_clock;
   Clock::time_point last_work = Clock::now() - busy_window_;  // no work yet: sleep when idle
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stopping_) {
+    if (pollers_changed_) {
+      pollers_changed_ = false;
+      set_timer_slack(default_slack_ns);
+    }
     bool worked = false;
     for (std::size_t i = 0; i < pollers_.size();) {
       try {
@@ -68,6 +87,7 @@ void ServiceThread::loop() {
         log(LogLevel::error, "service thread: %s stopped: %s", pollers_[i].name.c_str(), e.what());
         if (first_error_.empty()) first_error_ = pollers_[i].name + ": " + e.what();
         pollers_.erase(pollers_.begin() + static_cast<std::ptrdiff_t>(i));
+        pollers_changed_ = true;
       }
     }
     // Requests come in bursts (a kernel's put then its quiet, a pipeline of chunks): for a

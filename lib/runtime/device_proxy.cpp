@@ -62,7 +62,8 @@ DeviceProxy::DeviceProxy(Runtime &rt, GpuBackend &gpu, std::size_t entries)
     const unsigned long long zero = 0;
     gpu.copy(tickets_device_, &zero, sizeof zero);
     ISHMEMI_CHECK_MPI(MPI_Comm_dup(rt.boot->world(), &comm_));
-    poller_ = rt.service->add("device proxy", [this] { return poll(); });
+    poller_ = rt.service->add(
+        "device proxy", [this] { return poll(); }, ServiceThread::Wakeup::prompt);
   } catch (...) {
     release();
     throw;

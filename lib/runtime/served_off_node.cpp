@@ -116,7 +116,8 @@ ServedOffNode::ServedOffNode(Runtime &rt)
 
 void ServedOffNode::start(std::chrono::microseconds interval) {
   server_ = std::make_unique<ServiceThread>(interval);
-  server_->add("off-node service", [this] { return serve(); });
+  server_->add(
+      "off-node service", [this] { return serve(); }, ServiceThread::Wakeup::prompt);
 }
 
 ServedOffNode::~ServedOffNode() {

@@ -92,7 +92,9 @@ TEST(ServedOffNode, ContendedFetchAddIsExact) {
   std::uint64_t last = 0;
   for (int i = 0; i < kAdds; ++i) {
     const std::uint64_t old = ishmem_uint64_atomic_fetch_add(word, 1, 0);
-    if (i) EXPECT_GT(old, last);  // one PE's fetches increase
+    if (i) {
+      EXPECT_GT(old, last);  // one PE's fetches increase
+    }
     last = old;
   }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);

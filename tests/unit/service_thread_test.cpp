@@ -1,6 +1,8 @@
 // The service thread (common/service_thread.h): pollers are called, remove() waits for a
-// poller that is running, a poller's error drops it (and is kept), stop() joins.
+// poller that is running, a poller's error drops it (and is kept), stop() joins, and the
+// thread's timer slack follows the pollers' wake-up needs.
 #include <gtest/gtest.h>
+#include <sys/prctl.h>
 
 #include <atomic>
 #include <chrono>
@@ -129,6 +131,26 @@ TEST(ServiceThread, StopJoinsAndIsIdempotent) {
   EXPECT_EQ(calls.load(), after) << "no call after stop()";
   service.stop();
   EXPECT_FALSE(service.running());
+}
+
+TEST(ServiceThread, TimerSlackIsTightOnlyWhileAPromptPollerIsRegistered) {
+  // Pollers run on the service thread, so each reads that thread's own timer slack.
+  const auto inherited = static_cast<unsigned long>(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+  ASSERT_NE(inherited, 1000UL) << "the test needs a default slack other than 1 us";
+  ServiceThread service(100us);
+  std::atomic<unsigned long> relaxed_sees{0}, prompt_sees{0};
+  auto slack = [] { return static_cast<unsigned long>(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0)); };
+  service.add("relaxed", [&] { return relaxed_sees = slack(), false; });
+  ASSERT_TRUE(eventually([&] { return relaxed_sees.load() != 0; }));
+  EXPECT_EQ(relaxed_sees.load(), inherited) << "MPI progress alone keeps the default slack";
+  const int prompt = service.add(
+      "prompt", [&] { return prompt_sees = slack(), false; }, ServiceThread::Wakeup::prompt);
+  ASSERT_TRUE(eventually([&] { return prompt_sees.load() != 0; }));
+  EXPECT_EQ(prompt_sees.load(), 1000UL) << "a prompt poller's thread sleeps with 1 us slack";
+  service.remove(prompt);
+  relaxed_sees = 0;
+  ASSERT_TRUE(eventually([&] { return relaxed_sees.load() != 0; }));
+  EXPECT_EQ(relaxed_sees.load(), inherited) << "the default comes back with the prompt poller gone";
 }
 
 TEST(ServiceThread, StopWakesASleepingThread) {
