@@ -5,18 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "ishmem.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: \"%s\")\n", __FILE__, __LINE__, #cond, \
-              ishmemx_last_error());                                                               \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 int main(int argc, char **argv) {
   int rank = 0, size = 0, rc, any = 0;

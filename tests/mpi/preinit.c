@@ -5,18 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "ishmem.h"
-
-static int failures = 0;
-
-#define CHECK(cond)                                                                                \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s (last error: \"%s\")\n", __FILE__, __LINE__, #cond, \
-              ishmemx_last_error());                                                               \
-      ++failures;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 static int mentions(const char *text) {
   return strstr(ishmemx_last_error(), text) != NULL;

@@ -5,20 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "c_check.h"
 #include "ishmem.h"
 
 long g_value;
 long g_extra[EXTRA_WORDS] = {1};
-
-static int failures = 0;
-
-static void check(int ok, const char *what) {
-  if (ok) return;
-  fprintf(stderr, "static_mismatch: %s does not hold (last error: \"%s\")\n", what,
-          ishmemx_last_error());
-  ++failures;
-}
-#define CHECK(cond) check((cond) != 0, #cond)
 
 int main(void) {
   if (ishmem_init() != ISHMEM_SUCCESS) {
