@@ -2,6 +2,7 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -59,7 +60,8 @@ void ServiceThread::set_timer_slack(unsigned long default_slack_ns) {
   // default.
   bool prompt = false;
   for (const Entry &e : pollers_) prompt = prompt || e.wakeup == Wakeup::prompt;
-  const unsigned long slack_ns = prompt ? 1000UL : default_slack_ns;
+  // A thread made with a finer slack than 1 us keeps it.
+  const unsigned long slack_ns = prompt ? std::min(1000UL, default_slack_ns) : default_slack_ns;
   if (prctl(PR_SET_TIMERSLACK, slack_ns, 0UL, 0UL, 0UL) != 0)
     log(LogLevel::warn,
         "service thread: prctl(PR_SET_TIMERSLACK, %lu): %s; its sleeps may overshoot", slack_ns,
