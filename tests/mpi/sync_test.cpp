@@ -192,7 +192,10 @@ TEST(Sync, WaitAndTestForms) {
 }
 
 // wait_until_all returns once every entry holds at the same time, not once each has held at
-// some point: entry 0 holds, then is cleared as entry 1 is set, and only later are both set.
+// some point: entry 0 holds, is cleared, entry 1 is set, and only later are both set. The
+// 100 ms with neither set keep a correct scan from reading entry 0 before the clear and entry
+// 1 after the set (a waiter descheduled between its two loads, as under ThreadSanitizer with
+// 4 PEs on 2 cores, once did so when the clear and the set came back to back).
 TEST(Sync, WaitUntilAllWantsEveryEntryAtOnce) {
   int *ivars = sym_alloc<int>(2);
   ASSERT_TRUE(all_true(ivars != nullptr));
@@ -209,6 +212,7 @@ TEST(Sync, WaitUntilAllWantsEveryEntryAtOnce) {
     std::this_thread::sleep_for(milliseconds(100));
     EXPECT_EQ(ishmem_int_p(&ivars[0], 0, peer), ISHMEM_SUCCESS);
     ishmem_quiet();
+    std::this_thread::sleep_for(milliseconds(100));
     EXPECT_EQ(ishmem_int_p(&ivars[1], 1, peer), ISHMEM_SUCCESS);
     ishmem_quiet();
     std::this_thread::sleep_for(milliseconds(100));
