@@ -3,12 +3,20 @@
 // each in the no-argument form and the handle form. Then a p ping-pong between two PEs'
 // kernels (on one GPU the two processes' kernels take turns, so this measures the GPU's
 // time slicing as much as the path; the figure is printed for what it is).
-//   usage: mpirun -np 2 ishmem-gpu-bench-p [--ops N] [--pingpong-iters N]
+// ishmem-gpu-bench-p-node-local is the same program with its kernels built with
+// ISHMEMX_DEVICE_NODE_LOCAL (no request code for the host proxy beside the stores).
+//   usage: mpirun -np 2 ishmem-gpu-bench-p[-node-local] [--ops N] [--pingpong-iters N]
 #include "gpu_bench.h"
 
 using namespace gpu_bench;
 
 namespace {
+
+#ifdef ISHMEMX_DEVICE_NODE_LOCAL
+const char *const kBuild = " (node-local build)";
+#else
+const char *const kBuild = "";
+#endif
 
 enum Mode { kRawStore, kP, kPHandle, kPtrStore, kRawStoreFence, kPQuiet, kPHandleQuiet };
 const char *mode_name(Mode m) {
@@ -116,9 +124,9 @@ int main(int argc, char **argv) {
   if (me == 0) {
     int *raw = reinterpret_cast<int *>(peer_address(sym, 1));
     printf(
-        "# ishmem-gpu-bench-p: one thread, %d ops per kernel (%d with a fence per op), PE 0 "
+        "# ishmem-gpu-bench-p%s: one thread, %d ops per kernel (%d with a fence per op), PE 0 "
         "-> PE 1, median of 15 interleaved rounds\n",
-        ops, ops / 64);
+        kBuild, ops, ops / 64);
     printf("%-26s %12s %10s\n", "what", "ns/op", "vs raw");
     std::vector<double> t = time_modes(h, sym, raw, ops, 1, s, 15);
     double raw_store = t[kRawStore], p = t[kP], ph = t[kPHandle], ptr = t[kPtrStore],
@@ -144,12 +152,14 @@ int main(int argc, char **argv) {
       die("check", "the peer does not hold the last value", __FILE__, __LINE__);
     double worst = std::max(p, ph) / raw_store;
     printf(
-        "# summary p: raw store %.2f ns/op; ishmem_p %.2f ns/op (+%.1f%%), handle form %.2f ns/op "
+        "# summary p%s: raw store %.2f ns/op; ishmem_p %.2f ns/op (+%.1f%%), handle form %.2f "
+        "ns/op "
         "(+%.1f%%), ishmem_ptr once + store %.2f ns/op (+%.1f%%); target <= 10%% in both forms: "
         "%s; p+quiet %.1f ns/op, store+fence %.1f ns/op\n",
-        1000.0 * raw_store / ops, 1000.0 * p / ops, 100.0 * (p / raw_store - 1), 1000.0 * ph / ops,
-        100.0 * (ph / raw_store - 1), 1000.0 * ptr / ops, 100.0 * (ptr / raw_store - 1),
-        worst <= 1.10 ? "met" : "NOT met", 1000.0 * pq / ops, 1000.0 * raw_fence / ops);
+        kBuild, 1000.0 * raw_store / ops, 1000.0 * p / ops, 100.0 * (p / raw_store - 1),
+        1000.0 * ph / ops, 100.0 * (ph / raw_store - 1), 1000.0 * ptr / ops,
+        100.0 * (ptr / raw_store - 1), worst <= 1.10 ? "met" : "NOT met", 1000.0 * pq / ops,
+        1000.0 * raw_fence / ops);
   }
   BENCH_ISHMEM(ishmem_barrier_all());
 

@@ -186,13 +186,14 @@ TEST(StaticData, PutWithSignal) {
   for (int r = 1; r <= rounds; ++r) {
     long out[8];
     for (int i = 0; i < 8; ++i) out[i] = pattern(me, i) * r;
-    EXPECT_EQ(ishmem_long_put_signal(&g_data[40], out, 8, &g_sig, r, ISHMEM_SIGNAL_SET, right_pe()),
+    // A signal that was never sent would be waited for forever: stop at a failed call.
+    ASSERT_EQ(ishmem_long_put_signal(&g_data[40], out, 8, &g_sig, r, ISHMEM_SIGNAL_SET, right_pe()),
               ISHMEM_SUCCESS)
         << ishmemx_last_error();
-    EXPECT_EQ(
+    ASSERT_EQ(
         ishmem_long_put_signal_nbi(heap_data, out, 8, &g_sig2, 1, ISHMEM_SIGNAL_ADD, right_pe()),
         ISHMEM_SUCCESS);
-    EXPECT_EQ(ishmem_putmem_signal(&g_bss[48], out, sizeof out, heap_sig, r, ISHMEM_SIGNAL_SET,
+    ASSERT_EQ(ishmem_putmem_signal(&g_bss[48], out, sizeof out, heap_sig, r, ISHMEM_SIGNAL_SET,
                                    right_pe()),
               ISHMEM_SUCCESS);
     const long want = pattern(left_pe(), 7) * r;

@@ -4,7 +4,9 @@
  * compare on the handle, and run the functions here behind that branch. They are inlined:
  * out of line, in relocatable device code, their registers became every calling kernel's (52
  * to 56 for any kernel with a call that names a PE; docs/DEVICE_API.md). They take the heap
- * map's pointer and a few scalars, not the handle. Internal: included by rma_impl.h. */
+ * map's pointer and a few scalars, not the handle. Kernels built with ISHMEMX_DEVICE_NODE_LOCAL
+ * leave all of it out: their calls to off-node PEs return ISHMEM_ERR_UNSUPPORTED. Internal:
+ * included by rma_impl.h. */
 #ifndef ISHMEM_DETAIL_PROXY_H
 #define ISHMEM_DETAIL_PROXY_H
 
@@ -69,6 +71,13 @@ ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned 
  * the reconvergence of lanes whose tickets come later. */
 ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
                           unsigned long long *fetched, unsigned long long deadline = 0) {
+#ifdef ISHMEMX_DEVICE_NODE_LOCAL
+  /* Kernels built for jobs on one node: no request code beside the loads and stores. Inlined,
+   * its wait loops keep a branch and a convergence barrier beside every store of a caller's
+   * loop of ishmem_p (5x a raw store; docs/DEVICE_API.md, "Stores in hot loops"). */
+  (void)map, (void)r, (void)fetched, (void)deadline;
+  return ISHMEM_ERR_UNSUPPORTED;
+#endif
   if (!map || !map->proxy_slots) return ISHMEM_ERR_UNSUPPORTED;
   const unsigned long long t = atomic_add(map->proxy_tickets, 1ull);
   ishmemx_proxy_slot_t *s = map->proxy_slots + (t & map->proxy_mask);
