@@ -1,7 +1,9 @@
 // Kernels built with ISHMEMX_DEVICE_NODE_LOCAL (set for this program in CMakeLists.txt): the
 // device calls hold no request code for the host proxy. To node-local PEs they move data as
 // always; to off-node PEs (split mode) they return ISHMEM_ERR_UNSUPPORTED and touch nothing,
-// and ishmem_quiet reports the same when some PE is off-node. Both forms.
+// and ishmem_quiet reports the same when some PE is off-node. Both forms; then a block's put
+// (every thread's status), a fetching _nbi atomic, put-with-signal and fence, handle form.
+#include <cstdint>
 #include <cstdlib>
 
 #include "gpu_test_util.h"
@@ -33,6 +35,27 @@ __global__ void every_call(ishmemx_device_handle_t h, int form, int *ints, long 
   status[3 * kMaxPes] = form == 0 ? ishmem_quiet(h) : ishmem_quiet();
   for (int pe = 0; pe < h.n_pes; ++pe)
     read_back[pe] = form == 0 ? ishmem_int_g(h, ints + me, pe) : ishmem_int_g(ints + me, pe);
+}
+
+constexpr int kBlock = 64;
+
+// Handle form, one block of kBlock threads: to every PE, the block puts its kBlock ints into
+// dest[kBlock * me ...] (each thread records the call's status), then thread 0 adds 1 to
+// counter with a fetching _nbi atomic and puts its int with a signal (add 1).
+__global__ void group_and_signal(ishmemx_device_handle_t h, const int *src, int *dest,
+                                 long long *counter, uint64_t *sig, int *status,
+                                 long long *fetched) {
+  const int me = h.my_pe;
+  for (int pe = 0; pe < h.n_pes; ++pe) {
+    int *s = status + (kBlock + 2) * pe;
+    s[threadIdx.x] = ishmemx_putmem_block(h, dest + kBlock * me, src, kBlock * sizeof(int), pe);
+    if (threadIdx.x == 0) {
+      s[kBlock] = ishmem_longlong_atomic_fetch_add_nbi(h, fetched + pe, counter, 1, pe);
+      s[kBlock + 1] = ishmem_putmem_signal(h, dest + kBlock * kMaxPes + me, src, sizeof(int), sig,
+                                           1, ISHMEM_SIGNAL_ADD, pe);
+    }
+  }
+  if (threadIdx.x == 0) status[(kBlock + 2) * kMaxPes] = ishmem_fence(h);
 }
 
 TEST(NodeLocalBuild, NodeLocalPesMoveDataOffNodePesAreRefused) {
@@ -80,6 +103,58 @@ TEST(NodeLocalBuild, NodeLocalPesMoveDataOffNodePesAreRefused) {
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ishmem_free(counter);
   ishmem_free(ints);
+}
+
+TEST(NodeLocalBuild, GroupCallsFetchingNbiAtomicsAndSignals) {
+  SKIP_WITHOUT_GPU();
+  ASSERT_LE(n_pes(), kMaxPes);
+  const ishmemx_device_handle_t h = handle();
+  if (std::getenv("ISHMEM_TEST_SPLIT")) ASSERT_LT(h.n_local, n_pes()) << "no PE is off-node";
+  auto local = [&](int pe) { return pe >= h.first_local_pe && pe < h.first_local_pe + h.n_local; };
+  const std::size_t dest_ints = kBlock * kMaxPes + kMaxPes;
+  auto *dest = static_cast<int *>(ishmem_calloc(dest_ints, sizeof(int)));
+  auto *counter = static_cast<long long *>(ishmem_calloc(1, sizeof(long long)));
+  auto *sig = static_cast<uint64_t *>(ishmem_calloc(1, sizeof(uint64_t)));
+  ASSERT_NE(dest, nullptr);
+  ASSERT_NE(counter, nullptr);
+  ASSERT_NE(sig, nullptr);
+  DeviceBuffer src(kBlock * sizeof(int)), status(sizeof(int) * ((kBlock + 2) * kMaxPes + 1)),
+      fetched(sizeof(long long) * kMaxPes);
+  to_device(src.as<int>(), std::vector<int>(kBlock, 100 + my_pe()));
+  GPU_OK(gpuMemset(fetched.ptr, 0xff, fetched.bytes));
+  GPU_OK(gpuDeviceSynchronize());
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  group_and_signal<<<1, kBlock>>>(h, src.as<int>(), dest, counter, sig, status.as<int>(),
+                                  fetched.as<long long>());
+  ASSERT_TRUE(GPU_LAUNCHED());
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+
+  const std::vector<int> s = to_host(status.as<int>(), (kBlock + 2) * kMaxPes + 1);
+  const std::vector<int> got = to_host(dest, dest_ints);
+  const std::vector<long long> old = to_host(fetched.as<long long>(), kMaxPes);
+  int n_local = 0;
+  for (int pe = 0; pe < n_pes(); ++pe) {
+    const int want = local(pe) ? ISHMEM_SUCCESS : ISHMEM_ERR_UNSUPPORTED;
+    const int *sp = s.data() + (kBlock + 2) * pe;
+    for (int t = 0; t < kBlock; ++t) EXPECT_EQ(sp[t], want) << "putmem_block to PE " << pe;
+    EXPECT_EQ(sp[kBlock], want) << "atomic_fetch_add_nbi to PE " << pe;
+    EXPECT_EQ(sp[kBlock + 1], want) << "putmem_signal to PE " << pe;
+    if (!local(pe)) EXPECT_EQ(old[pe], 0) << "the value fetched from off-node PE " << pe;
+    const int from_pe = local(pe) ? 100 + pe : 0;
+    for (int i = 0; i < kBlock; ++i)
+      EXPECT_EQ(got[kBlock * pe + i], from_pe) << "putmem_block from PE " << pe << " at " << i;
+    EXPECT_EQ(got[kBlock * kMaxPes + pe], from_pe) << "putmem_signal from PE " << pe;
+    n_local += local(pe) ? 1 : 0;
+  }
+  EXPECT_EQ(to_host(counter, 1)[0], n_local) << "fetch_add_nbi that reached this PE";
+  EXPECT_EQ(to_host(sig, 1)[0], static_cast<uint64_t>(n_local)) << "signals that reached it";
+  EXPECT_EQ(s[(kBlock + 2) * kMaxPes],
+            h.n_local == n_pes() ? ISHMEM_SUCCESS : ISHMEM_ERR_UNSUPPORTED)
+      << "fence";
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ishmem_free(sig);
+  ishmem_free(counter);
+  ishmem_free(dest);
 }
 
 }  // namespace

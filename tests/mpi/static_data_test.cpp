@@ -186,7 +186,8 @@ TEST(StaticData, PutWithSignal) {
   for (int r = 1; r <= rounds; ++r) {
     long out[8];
     for (int i = 0; i < 8; ++i) out[i] = pattern(me, i) * r;
-    // A signal that was never sent would be waited for forever: stop at a failed call.
+    // A signal that was never sent would be waited for forever: stop at a failed call (where
+    // every PE fails alike, e.g. without an MPI window, none is left waiting).
     ASSERT_EQ(ishmem_long_put_signal(&g_data[40], out, 8, &g_sig, r, ISHMEM_SIGNAL_SET, right_pe()),
               ISHMEM_SUCCESS)
         << ishmemx_last_error();

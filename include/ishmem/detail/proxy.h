@@ -49,6 +49,26 @@ struct ProxyRequest {
   unsigned long long dest, source, bytes, value, cond;
 };
 
+/* Whether a proxy serves this kernel's requests. Never in kernels built with
+ * ISHMEMX_DEVICE_NODE_LOCAL (for jobs on one node): the constant leaves every request out.
+ * Inlined, the request's wait loops keep a branch and a convergence barrier beside every store
+ * of a caller's loop of ishmem_p (5.9x a raw store; docs/DEVICE_API.md, "Stores in hot
+ * loops"). */
+ISHMEMI_FN bool proxy_serves(const ishmemx_heap_map_t *map) {
+#ifdef ISHMEMX_DEVICE_NODE_LOCAL
+  (void)map;
+  return false;
+#else
+  return map && map->proxy_slots && map->proxy_status;
+#endif
+}
+/* ISHMEM_ERR_UNSUPPORTED where no proxy serves this kernel, else the proxy's status: 0 while it
+ * runs, its error once it stopped. */
+ISHMEMI_FN int proxy_state(const ishmemx_heap_map_t *map) {
+  if (!proxy_serves(map)) return ISHMEM_ERR_UNSUPPORTED;
+  return (int)ld_relaxed((const unsigned int *)map->proxy_status);
+}
+
 /* One poll of a wait on the proxy failed: ISHMEM_ERR_TIMEOUT past ISHMEMX_DEVICE_WAIT_LIMIT or
  * the deadline (0: none), the proxy's error once it stopped, else 0. */
 ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned long long deadline,
@@ -71,14 +91,7 @@ ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned 
  * the reconvergence of lanes whose tickets come later. */
 ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
                           unsigned long long *fetched, unsigned long long deadline = 0) {
-#ifdef ISHMEMX_DEVICE_NODE_LOCAL
-  /* Kernels built for jobs on one node: no request code beside the loads and stores. Inlined,
-   * its wait loops keep a branch and a convergence barrier beside every store of a caller's
-   * loop of ishmem_p (5x a raw store; docs/DEVICE_API.md, "Stores in hot loops"). */
-  (void)map, (void)r, (void)fetched, (void)deadline;
-  return ISHMEM_ERR_UNSUPPORTED;
-#endif
-  if (!map || !map->proxy_slots) return ISHMEM_ERR_UNSUPPORTED;
+  if (!proxy_serves(map)) return ISHMEM_ERR_UNSUPPORTED;
   const unsigned long long t = atomic_add(map->proxy_tickets, 1ull);
   ishmemx_proxy_slot_t *s = map->proxy_slots + (t & map->proxy_mask);
   Waiter w;
@@ -210,9 +223,7 @@ ISHMEMI_FN int group_proxy(const ishmemx_device_handle_t &h, Call call) {
   G::sync(); /* every thread's part of the source is written */
   int rc = G::rank() == 0 ? call() : ISHMEM_SUCCESS;
   if (G::any(rc != ISHMEM_SUCCESS) && rc == ISHMEM_SUCCESS) {
-    const ishmemx_heap_map_t *map = h.heap_map;
-    if (!map || !map->proxy_status) return ISHMEM_ERR_UNSUPPORTED;
-    rc = (int)ld_relaxed((const unsigned int *)map->proxy_status);
+    rc = proxy_state(h.heap_map);
     if (rc == ISHMEM_SUCCESS) rc = ISHMEM_ERR_TIMEOUT;
   }
   return rc; /* G::any is a group barrier: a get's data is there for every thread */

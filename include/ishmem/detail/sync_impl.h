@@ -84,28 +84,31 @@ template <class T>
 ISHMEMI_FN int amo_inc(const Handle &h, T *dest, int pe) {
   return amo_add<T>(h, dest, (T)1, pe);
 }
-/* _nbi fetching forms: the value lands in *fetch before the call returns. */
+/* _nbi fetching forms: the value lands in *fetch before the call returns. Off node, the status
+ * is the proxy's state after the answer: ISHMEM_ERR_UNSUPPORTED without a proxy, its error if
+ * it stopped (the value is then 0). */
+template <class T>
+ISHMEMI_FN int fetched_into(const Handle &h, T *fetch, T value, int pe) {
+  *fetch = value;
+  return off_node(h, pe) ? proxy_state(h.heap_map) : ISHMEM_SUCCESS;
+}
 template <class T>
 ISHMEMI_FN int amo_fetch_nbi(const Handle &h, T *fetch, const T *src, int pe) {
-  *fetch = amo_fetch<T>(h, src, pe);
-  return ISHMEM_SUCCESS;
+  return fetched_into(h, fetch, amo_fetch<T>(h, src, pe), pe);
 }
 template <class T>
 ISHMEMI_FN int amo_compare_swap_nbi(const Handle &h, T *fetch, T *dest, T cond, T value, int pe) {
-  *fetch = amo_compare_swap<T>(h, dest, cond, value, pe);
-  return ISHMEM_SUCCESS;
+  return fetched_into(h, fetch, amo_compare_swap<T>(h, dest, cond, value, pe), pe);
 }
 template <class T>
 ISHMEMI_FN int amo_fetch_inc_nbi(const Handle &h, T *fetch, T *dest, int pe) {
-  *fetch = amo_fetch_inc<T>(h, dest, pe);
-  return ISHMEM_SUCCESS;
+  return fetched_into(h, fetch, amo_fetch_inc<T>(h, dest, pe), pe);
 }
 /* The _nbi forms of the fetching operations that take one value. */
 #define ISHMEMI_FETCH_NBI_OP(OP)                                                       \
   template <class T>                                                                   \
   ISHMEMI_FN int amo_##OP##_nbi(const Handle &h, T *fetch, T *dest, T value, int pe) { \
-    *fetch = amo_##OP<T>(h, dest, value, pe);                                          \
-    return ISHMEM_SUCCESS;                                                             \
+    return fetched_into(h, fetch, amo_##OP<T>(h, dest, value, pe), pe);                \
   }
 ISHMEMI_FETCH_NBI_OP(swap)
 ISHMEMI_FETCH_NBI_OP(fetch_add)
