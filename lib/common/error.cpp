@@ -64,11 +64,12 @@ void fail_errno(const char *what, const char *file, int line) {
   fail(ISHMEM_ERR_SYSTEM, "%s failed: %s (%s:%d)", what, strerror(err), basename_of(file), line);
 }
 
-void fail_mpi(int rc, const char *what, const char *file, int line) {
+void fail_mpi(int rc, const char *what, const char *file, int line, const char *hint) {
   char text[MPI_MAX_ERROR_STRING] = "unknown MPI error";
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  fail(ISHMEM_ERR_MPI, "%s failed: %s (%s:%d)", what, text, basename_of(file), line);
+  fail(ISHMEM_ERR_MPI, "%s failed: %s (%s:%d)%s%s", what, text, basename_of(file), line,
+       hint ? ": " : "", hint ? hint : "");
 }
 
 void FirstError::record(int code, const char *text) noexcept {

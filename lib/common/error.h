@@ -31,7 +31,10 @@ void log(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 
 [[noreturn]] void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // Throws ISHMEM_ERR_SYSTEM naming the call, errno's text and the place.
 [[noreturn]] void fail_errno(const char *what, const char *file, int line);
-[[noreturn]] void fail_mpi(int rc, const char *what, const char *file, int line);
+// Throws ISHMEM_ERR_MPI naming the call, MPI's text for rc and the place, then `hint`, if any:
+// what the user can do about it.
+[[noreturn]] void fail_mpi(int rc, const char *what, const char *file, int line,
+                           const char *hint = nullptr);
 
 // The first error of a step that must run to its end on every PE (an fd exchange, a heap
 // growth step): attempt() runs a part of it and records, instead of throwing, an Error, a

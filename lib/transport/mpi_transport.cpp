@@ -16,7 +16,18 @@ MpiTransport::MpiTransport(MPI_Comm comm, char *local_base) : comm_(comm), local
   MPI_Aint mine;
   ISHMEMI_CHECK_MPI(MPI_Get_address(local_base, &mine));
   ISHMEMI_CHECK_MPI(MPI_Allgather(&mine, 1, MPI_AINT, bases_.data(), 1, MPI_AINT, comm));
-  ISHMEMI_CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &win_));
+  const int created = MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &win_);
+  if (created != MPI_SUCCESS) {
+    // Some one-sided components refuse windows under MPI_THREAD_MULTIPLE, the level that
+    // ishmem_init asks for when it starts MPI: say so, since MPI's error text does not.
+    int level = MPI_THREAD_SINGLE;
+    const bool multiple = MPI_Query_thread(&level) == MPI_SUCCESS && level == MPI_THREAD_MULTIPLE;
+    fail_mpi(created, "MPI_Win_create_dynamic", __FILE__, __LINE__,
+             multiple ? "under MPI_THREAD_MULTIPLE the off-node window needs a one-sided "
+                        "component that supports it (Open MPI: osc/rdma or osc/ucx, not "
+                        "osc/pt2pt; docs/MULTI_NODE.md)"
+                      : nullptr);
+  }
   int rc = MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN);
   if (rc == MPI_SUCCESS) rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
   if (rc != MPI_SUCCESS) {

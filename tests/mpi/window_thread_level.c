@@ -1,0 +1,46 @@
+/* The off-node window under MPI_THREAD_MULTIPLE with Open MPI's osc/pt2pt forced
+ * (OMPI_MCA_osc=pt2pt and every PE its own node, set by CMake): Open MPI 4.1's pt2pt refuses
+ * that level, so ishmem_init fails on every PE (none waits) with ISHMEM_ERR_MPI, naming the
+ * call and saying which thread level and components are the matter. Where the component takes
+ * the level instead, the off-node path must work: a put around the ring is checked. */
+#include <stdio.h>
+#include <string.h>
+
+#include "c_check.h"
+#include "ishmem.h"
+
+int main(int argc, char **argv) {
+  int provided = 0, rank = 0, size = 0, rc, any = 0;
+  ishmemx_init_attr_t attr;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  CHECK(provided == MPI_THREAD_MULTIPLE);
+  attr.comm = MPI_COMM_WORLD;
+
+  rc = ishmemx_init_attr(&attr);
+  if (rc == ISHMEM_SUCCESS) {
+    int *sym = (int *)ishmem_malloc(sizeof(int));
+    CHECK(sym != NULL);
+    if (sym) {
+      CHECK(ishmem_int_p(sym, rank, (rank + 1) % size) == ISHMEM_SUCCESS);
+      CHECK(ishmem_barrier_all() == ISHMEM_SUCCESS);
+      CHECK(*sym == (rank + size - 1) % size);
+      CHECK(ishmem_free(sym) == ISHMEM_SUCCESS);
+    }
+    CHECK(ishmem_finalize() == ISHMEM_SUCCESS);
+    if (rank == 0) printf("the one-sided component took MPI_THREAD_MULTIPLE; put checked\n");
+  } else {
+    const char *text = ishmemx_last_error();
+    CHECK(rc == ISHMEM_ERR_MPI);
+    CHECK(strstr(text, "MPI_Win_create_dynamic failed") != NULL);
+    CHECK(strstr(text, "under MPI_THREAD_MULTIPLE") != NULL);
+    CHECK(strstr(text, "osc/pt2pt") != NULL);
+    CHECK(ishmem_n_pes() == -1);
+    if (rank == 0) printf("refused as expected: %s\n", text);
+  }
+  MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  if (failures) fprintf(stderr, "PE %d: %d checks failed\n", rank, failures);
+  return any ? 1 : 0;
+}
