@@ -152,10 +152,9 @@ int main(int argc, char **argv) {
       die("check", "the peer does not hold the last value", __FILE__, __LINE__);
     double worst = std::max(p, ph) / raw_store;
     printf(
-        "# summary p%s: raw store %.2f ns/op; ishmem_p %.2f ns/op (+%.1f%%), handle form %.2f "
-        "ns/op "
-        "(+%.1f%%), ishmem_ptr once + store %.2f ns/op (+%.1f%%); target <= 10%% in both forms: "
-        "%s; p+quiet %.1f ns/op, store+fence %.1f ns/op\n",
+        "# summary p%s: raw store %.2f ns/op; ishmem_p %.2f ns/op (+%.1f%%), handle form "
+        "%.2f ns/op (+%.1f%%), ishmem_ptr once + store %.2f ns/op (+%.1f%%); target <= 10%% in "
+        "both forms: %s; p+quiet %.1f ns/op, store+fence %.1f ns/op\n",
         kBuild, 1000.0 * raw_store / ops, 1000.0 * p / ops, 100.0 * (p / raw_store - 1),
         1000.0 * ph / ops, 100.0 * (ph / raw_store - 1), 1000.0 * ptr / ops,
         100.0 * (ptr / raw_store - 1), worst <= 1.10 ? "met" : "NOT met", 1000.0 * pq / ops,
