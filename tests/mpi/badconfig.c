@@ -36,16 +36,7 @@ int main(int argc, char **argv) {
   unsetenv("ISHMEM_CHUNK_SIZE");
   CHECK(ishmemx_init_attr(&attr) == ISHMEM_SUCCESS);
   CHECK(ishmem_n_pes() == size && ishmem_my_pe() == rank);
-  {
-    int *sym = (int *)ishmem_malloc(sizeof(int));
-    CHECK(sym != NULL);
-    if (sym) {
-      CHECK(ishmem_int_p(sym, rank, (rank + 1) % size) == ISHMEM_SUCCESS);
-      CHECK(ishmem_barrier_all() == ISHMEM_SUCCESS);
-      CHECK(*sym == (rank + size - 1) % size);
-      CHECK(ishmem_free(sym) == ISHMEM_SUCCESS);
-    }
-  }
+  check_ring_put(rank, size);
   CHECK(ishmem_finalize() == ISHMEM_SUCCESS);
   {
     int finalized = 1;

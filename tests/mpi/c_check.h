@@ -19,4 +19,16 @@ static int failures = 0;
     }                                                                                              \
   } while (0)
 
+/* The library works: each PE puts its rank into its right neighbour's int, and each checks
+ * its left neighbour's rank. */
+static inline void check_ring_put(int rank, int size) {
+  int *sym = (int *)ishmem_malloc(sizeof(int));
+  CHECK(sym != NULL);
+  if (!sym) return;
+  CHECK(ishmem_int_p(sym, rank, (rank + 1) % size) == ISHMEM_SUCCESS);
+  CHECK(ishmem_barrier_all() == ISHMEM_SUCCESS);
+  CHECK(*sym == (rank + size - 1) % size);
+  CHECK(ishmem_free(sym) == ISHMEM_SUCCESS);
+}
+
 #endif /* ISHMEM_TESTS_C_CHECK_H */

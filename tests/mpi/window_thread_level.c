@@ -20,14 +20,7 @@ int main(int argc, char **argv) {
 
   rc = ishmemx_init_attr(&attr);
   if (rc == ISHMEM_SUCCESS) {
-    int *sym = (int *)ishmem_malloc(sizeof(int));
-    CHECK(sym != NULL);
-    if (sym) {
-      CHECK(ishmem_int_p(sym, rank, (rank + 1) % size) == ISHMEM_SUCCESS);
-      CHECK(ishmem_barrier_all() == ISHMEM_SUCCESS);
-      CHECK(*sym == (rank + size - 1) % size);
-      CHECK(ishmem_free(sym) == ISHMEM_SUCCESS);
-    }
+    check_ring_put(rank, size);
     CHECK(ishmem_finalize() == ISHMEM_SUCCESS);
     if (rank == 0) printf("the one-sided component took MPI_THREAD_MULTIPLE; put checked\n");
   } else {
