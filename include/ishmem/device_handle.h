@@ -52,9 +52,13 @@ enum {
   ISHMEMX_PROXY_AMO_XOR,
   ISHMEMX_PROXY_PUT_SIGNAL_SET, /* data, flush, then the signal */
   ISHMEMX_PROXY_PUT_SIGNAL_ADD,
-  ISHMEMX_PROXY_QUIET,      /* every earlier request complete at its target */
-  ISHMEMX_PROXY_FENCE,      /* earlier requests complete before later ones start */
-  ISHMEMX_PROXY_BARRIER,    /* quiet, then a barrier over every PE */
+  ISHMEMX_PROXY_QUIET,   /* every earlier request complete at its target */
+  ISHMEMX_PROXY_FENCE,   /* earlier requests complete before later ones start */
+  ISHMEMX_PROXY_BARRIER, /* quiet, then a barrier over every PE */
+  /* A collective on team `pe`, which spans nodes: kind | operation << 8 | element type << 16
+   * in `value` (the status once done), the element count in `bytes`, the root (or alltoalls'
+   * strides, dest's << 32 | source's) in `cond`; run over MPI on host copies */
+  ISHMEMX_PROXY_COLLECTIVE,
   ISHMEMX_PROXY_WAIT = 0x80 /* the device waits for `done` */
 };
 

@@ -51,6 +51,10 @@ void log(LogLevel level, const char *fmt, ...) {
   fprintf(stderr, "%s\n", line.c_str());
 }
 
+void log_error(LogLevel level, const Error &e) {
+  if (log_enabled(level)) fprintf(stderr, "%s\n", e.what());
+}
+
 void fail(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

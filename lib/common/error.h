@@ -26,6 +26,8 @@ void set_log_pe(int pe);
 void set_log_level(LogLevel level);
 bool log_enabled(LogLevel level);
 void log(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// Logs the text of `e`, which carries the PE's prefix already.
+void log_error(LogLevel level, const Error &e);
 
 // Formats "[ishmem pe N] <message>" and throws Error(code).
 [[noreturn]] void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -46,8 +46,9 @@ __global__ void __launch_bounds__(kThreads)
       rc = ishmemi::team_sync<Block>(h, l, c.team);
       break;
     default:  // this PE rejected its arguments: the others learn of it
-      rc = ishmemi::team_collective<Block>(h, c.team, l, ishmemi::key_of(c.kind, c.type, 0, l),
-                                           true, [](ishmemi::TeamCall<Block> &) { return 0; });
+      rc =
+          ishmemi::team_collective<Block>(h, c.team, l, ishmemi::key_of(c.kind, c.type, 0, l), true,
+                                          0, 0, [](ishmemi::TeamCall<Block> &) { return 0; });
       // The call has returned its own error already: only a deadline is news.
       if (rc != ISHMEM_ERR_TIMEOUT) rc = ISHMEM_SUCCESS;
   }

@@ -98,10 +98,11 @@ void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const F
     mine.heap_dest = call.heap_dest;
   }
   // A heap the CPU cannot address (a GPU one, the same on every PE): the device algorithm on
-  // node-local teams, host copies and MPI on teams that span nodes. Buffers outside the heap
-  // (static data, active sets) always take the MPI path.
+  // node-local teams and for stream-ordered calls (on teams that span nodes it posts to the
+  // device proxy), host copies and MPI for host calls on teams that span nodes. Buffers
+  // outside the heap (static data, active sets) always take the MPI path.
   const bool gpu_heap = !g_fast.host_access && call.heap_dest;
-  if (gpu_heap && team.node_local) {
+  if (gpu_heap && (team.node_local || call.launch.on_stream)) {
     run_device_collective(rt, team, mine);
     checks.rethrow();
     return;

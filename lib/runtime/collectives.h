@@ -92,6 +92,18 @@ extern const CollectivePath kHierCollectives;
 // (collectives_staged.cpp).
 extern const CollectivePath kStagedCollectives;
 
+// The kind of the device algorithm's team_sync, beyond CollectiveKind's (the device numbers
+// them alike: ishmem/detail/team_call.h).
+constexpr int kDeviceSyncKind = 8;
+
+// A collective a kernel called on a team that spans nodes, as the device proxy's thread runs
+// it (device_proxy.cpp) on the team's `proxied` twin: the members' calls are compared first,
+// always, then the staged algorithm runs on host copies (collectives_staged.cpp).
+void run_proxied_collective(Runtime &rt, Team &team, const CollectiveCall &call);
+// The reduction `op` on `type` for the element types kernels reduce (integers of 1 to 8
+// bytes, float, double) into `out`; false for any other pair.
+bool device_reduction(ReduceOp op, ElementType type, Reduction &out);
+
 // ISHMEM_DEBUG=1's check on the MPI paths: every member's record, gathered over the team's
 // communicator; throws ISHMEM_ERR_MISMATCH on every member unless they agree.
 void compare_over_mpi(Team &team, const CollectiveCall &call);

@@ -1,7 +1,9 @@
-// Host calls of collectives on a GPU heap whose team spans nodes: each PE copies its part of
-// the heap to host memory, the team runs the MPI algorithms there, and each PE copies the
-// result back. MPI is given host memory only (docs/OFF_NODE.md: GPU-aware MPI is not assumed).
-// The device algorithm cannot serve these teams: it reads the other members' heaps directly.
+// Collectives on a GPU heap whose team spans nodes, host calls and (through the device proxy)
+// kernels' calls: each PE copies its part of the heap to host memory, the team runs the MPI
+// algorithms there, and each PE copies the result back. MPI is given host memory only
+// (docs/OFF_NODE.md: GPU-aware MPI is not assumed). The device algorithm cannot serve these
+// teams: it reads the other members' heaps directly.
+#include <cstdint>
 #include <vector>
 
 #include "bootstrap/stall_watch.h"
@@ -17,12 +19,23 @@ std::vector<char> load(Runtime &rt, const void *gpu, std::size_t bytes) {
   return host;
 }
 
+// Kernels' buffers reach here unchecked (host calls checked theirs): [p, p + bytes) must lie
+// in this PE's heap.
+void check_in_heap(const CollectiveCall &call, const void *p, std::size_t bytes, const char *what) {
+  const auto offset = static_cast<std::size_t>(static_cast<const char *>(p) - g_fast.local_base);
+  if (bytes && (offset > g_fast.committed || bytes > g_fast.committed - offset))
+    fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: %s (%zu bytes at %p) is not in the symmetric heap", call.fn,
+         what, bytes, p);
+}
+
 // Runs `algorithm` (kMpiSteps) on host copies of `source_bytes` of the source and `dest_bytes`
 // of dest (dest read first when the call leaves parts of it alone), then writes dest back.
 void staged(Runtime &rt, Team &team, const CollectiveCall &call,
             CollectivePath::Algorithm algorithm, std::size_t source_bytes, std::size_t dest_bytes,
             bool dest_in) {
   const bool in_place = call.dest == call.source;
+  check_in_heap(call, call.dest, dest_bytes, "dest");
+  if (!in_place) check_in_heap(call, call.source, source_bytes, "source");
   std::vector<char> dest =
       dest_in || in_place ? load(rt, call.dest, dest_bytes) : std::vector<char>(dest_bytes);
   std::vector<char> source = in_place ? std::vector<char>() : load(rt, call.source, source_bytes);
@@ -35,13 +48,8 @@ void staged(Runtime &rt, Team &team, const CollectiveCall &call,
 }
 
 // What the MPI path's over_mpi does first: under ISHMEM_DEBUG=1 every member's call is
-// compared before any data moves. Stream-ordered calls have no staged form.
+// compared before any data moves.
 std::size_t begin(Runtime &rt, Team &team, const CollectiveCall &call) {
-  if (call.launch.on_stream)
-    fail(ISHMEM_ERR_UNSUPPORTED,
-         "%s: stream-ordered collectives on a GPU heap take node-local teams; this team spans "
-         "nodes (use the host call)",
-         call.fn);
   if (rt.config.debug == "1") compare_over_mpi(team, call);
   return call.nelems * call.type.size;
 }
@@ -83,12 +91,102 @@ void reduce(Runtime &rt, Team &team, const CollectiveCall &call) {
 }
 
 void rejected(Runtime &rt, Team &team, const CollectiveCall &call) {
-  if (call.launch.on_stream) begin(rt, team, call);  // throws as the other PEs do: no exchange
   kMpiCollectives.rejected(rt, team, call);
+}
+
+// The reduction `op` on elements of T, where T has it (no bitwise operations on reals).
+template <class T>
+bool reduction_on(ReduceOp op, Reduction &out) {
+  switch (op) {
+    case ReduceOp::max:
+      out = reduction_of<ReduceOp::max, T>();
+      return true;
+    case ReduceOp::min:
+      out = reduction_of<ReduceOp::min, T>();
+      return true;
+    case ReduceOp::sum:
+      out = reduction_of<ReduceOp::sum, T>();
+      return true;
+    case ReduceOp::prod:
+      out = reduction_of<ReduceOp::prod, T>();
+      return true;
+    default:
+      break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case ReduceOp::and_:
+        out = reduction_of<ReduceOp::and_, T>();
+        return true;
+      case ReduceOp::or_:
+        out = reduction_of<ReduceOp::or_, T>();
+        return true;
+      case ReduceOp::xor_:
+        out = reduction_of<ReduceOp::xor_, T>();
+        return true;
+      default:
+        break;
+    }
+  }
+  return false;
+}
+
+// The reduction `op` on integers of `size` bytes (Signed or unsigned: I8 is 1 byte).
+template <class I8, class I16, class I32, class I64>
+bool integer_reduction(ReduceOp op, std::size_t size, Reduction &out) {
+  switch (size) {
+    case 1:
+      return reduction_on<I8>(op, out);
+    case 2:
+      return reduction_on<I16>(op, out);
+    case 4:
+      return reduction_on<I32>(op, out);
+    case 8:
+      return reduction_on<I64>(op, out);
+    default:
+      return false;
+  }
 }
 
 }  // namespace
 
 const CollectivePath kStagedCollectives = {broadcast, collect, alltoall, reduce, rejected};
+
+bool device_reduction(ReduceOp op, ElementType type, Reduction &out) {
+  switch (type.kind) {
+    case ElementKind::signed_int:
+      return integer_reduction<std::int8_t, std::int16_t, std::int32_t, std::int64_t>(op, type.size,
+                                                                                      out);
+    case ElementKind::unsigned_int:
+      return integer_reduction<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>(
+          op, type.size, out);
+    case ElementKind::real:
+      return type.size == sizeof(float)    ? reduction_on<float>(op, out)
+             : type.size == sizeof(double) ? reduction_on<double>(op, out)
+                                           : false;
+    default:
+      return false;
+  }
+}
+
+void run_proxied_collective(Runtime &rt, Team &team, const CollectiveCall &call) {
+  // Always compared: a kernel's rejected arguments reach the other members only so.
+  compare_over_mpi(team, call);
+  switch (call.kind) {
+    case CollectiveKind::broadcast:
+      return broadcast(rt, team, call);
+    case CollectiveKind::collect:
+    case CollectiveKind::fcollect:
+      return collect(rt, team, call);
+    case CollectiveKind::alltoall:
+    case CollectiveKind::alltoalls:
+      return alltoall(rt, team, call);
+    case CollectiveKind::reduce:
+      return reduce(rt, team, call);
+    default:
+      fail(ISHMEM_ERR_INTERNAL, "%s: no collective of kind %d", call.fn,
+           static_cast<int>(call.kind));
+  }
+}
 
 }  // namespace ishmem::detail

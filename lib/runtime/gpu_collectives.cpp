@@ -19,8 +19,6 @@ namespace {
 // several blocks read the peers' buffers directly, which costs a meeting more but reads in
 // parallel: on two H200s a 256 KiB reduction on a stream took 21.4 us on one block, 11.6 on 16.
 constexpr std::size_t kBytesPerLane = 16 * 1024;
-// The kinds the device algorithm has beyond the host's (ishmem/detail/collectives_impl.h).
-constexpr int kSyncKind = 8;
 
 const char *failure_text(int rc) {
   switch (rc) {
@@ -43,12 +41,14 @@ int lanes_for(const Runtime &rt, const Team &team, const CollectiveCall &call) {
                                                   ISHMEMX_GRID_MAX_BLOCKS));
 }
 
-// Enqueues `call` of `lanes` blocks; waits for it unless it is stream-ordered.
+// Enqueues `call` of `lanes` blocks; waits for it unless it is stream-ordered. On a team that
+// spans nodes one block posts the call to the device proxy (ishmem/detail/team_call.h).
 void launch(const Team &team, const DeviceCollective &call, int lanes, const Launch &how) {
-  if (!team.node_local || team.n_pes() > ISHMEMX_DEVICE_TEAM_MAX_PES)
+  if (team.node_local && team.n_pes() > ISHMEMX_DEVICE_TEAM_MAX_PES)
     fail(ISHMEM_ERR_UNSUPPORTED,
          "%s: collectives on a GPU heap take node-local teams of at most %d PEs (this one has %d)",
          how.fn, ISHMEMX_DEVICE_TEAM_MAX_PES, team.n_pes());
+  if (!team.node_local) lanes = 1;
   int *device = nullptr;
   int *status = collective_status(&device);
   const ishmemx_device_handle_t h = device_handle(g_fast);
@@ -105,7 +105,7 @@ void team_sync_on_stream(Runtime &rt, Team &team, void *stream) {
 #ifdef ISHMEMI_COLLECTIVE_KERNELS
   DeviceCollective d;
   d.team = team.slot;
-  d.kind = kSyncKind;
+  d.kind = kDeviceSyncKind;
   (void)rt;
   launch(team, d, 1, how);
 #else

@@ -225,7 +225,7 @@ void gpu_runtime_finalize() noexcept {
   try {
     publish(ishmemx_device_handle_t{});
   } catch (const Error &e) {
-    log(LogLevel::warn, "%s", e.what());
+    log_error(LogLevel::warn, e);
   }
   g_gpu.reset();
 }

@@ -200,6 +200,14 @@ Team &add_team(Runtime &rt, int slot, std::vector<int> members, int my_index, MP
   team->area = rt.teams->area(slot);
   for (int pe : team->members) team->heaps.push_back(peer_address(rt, rt.heap->local_base(), pe));
   if (!team->node_local && rt.teams->host_heap) build_hierarchy(rt, *team);
+  if (!team->node_local && !rt.teams->host_heap) {
+    auto proxied = std::make_unique<Team>();
+    ISHMEMI_CHECK_MPI(MPI_Comm_dup(comm, &proxied->comm));
+    proxied->members = team->members;
+    proxied->my_index = my_index;
+    proxied->slot = slot;
+    team->proxied = std::move(proxied);
+  }
   rt.teams->slots[slot] = std::move(team);
   return *rt.teams->slots[slot];
 }

@@ -49,6 +49,10 @@ struct Team {
   std::unique_ptr<Team> node;
   std::unique_ptr<Team> leaders;
   std::vector<int> node_of;
+  // A team of a GPU heap whose members span nodes: its members again, on a duplicate of comm,
+  // where the device proxy's thread runs the collectives that kernels call on this team
+  // (device_proxy.cpp), beside the program's host calls on comm. Null for other teams.
+  std::unique_ptr<Team> proxied;
 
   Team() = default;
   Team(const Team &) = delete;

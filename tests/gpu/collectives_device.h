@@ -5,6 +5,8 @@
 // return code is read back: they must all be the same.
 #pragma once
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@ using ishmem_test::MoveArgs;
 using ishmem_test::MoveRun;
 using ishmem_test::ReduceRun;
 using ishmem_test::SymmetricPair;
+using ishmem_test::TeamShapes;
 using ishmem_test::TeamUnderTest;
 
 // ISHMEM_DEVICE_ONESHOT_MAX's default: contributions up to it are staged (one meeting), larger
@@ -265,6 +268,50 @@ inline bool tested_shape(const TeamUnderTest &t) {
 }
 inline bool is_world(const TeamUnderTest &t) {
   return t.team == ISHMEM_TEAM_WORLD;
+}
+
+constexpr std::size_t kLarge = (100 << 10) + 3;  // bytes: about 100 KiB, odd
+constexpr unsigned kAllMoves = 0x1f;             // every Move
+
+// Bytes of the buffers for every check of the collective tests, allocated by every PE.
+inline std::size_t pair_bytes() {
+  return std::max(ishmem_test::move_bytes(1, kLarge), kLarge + 64);
+}
+
+inline std::vector<Move> moves_of(unsigned mask) {
+  std::vector<Move> moves;
+  for (int i = 0; i < 5; ++i)
+    if (mask >> i & 1) moves.push_back(Move(i));
+  return moves;
+}
+
+// A stream, access to GPU heaps through it, and buffers for every check of a test; made once
+// the test knows a GPU is there.
+class GpuCollectives : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    stream_ = std::make_unique<TestStream>();
+    gpu = gpu_heap_access(stream_->stream);
+    pair_ = std::make_unique<SymmetricPair>(pair_bytes());
+    ASSERT_TRUE(pair_->source && pair_->dest) << ishmemx_last_error();
+  }
+  const SymmetricPair &b() const { return *pair_; }
+  gpuStream_t stream() const { return stream_->stream; }
+  HeapAccess gpu{};
+
+ private:
+  std::unique_ptr<TestStream> stream_;
+  std::unique_ptr<SymmetricPair> pair_;
+};
+
+// Runs `check(t)` on every tested shape this PE is a member of.
+template <class Check>
+void on_every_shape(Check &&check) {
+  TeamShapes shapes;
+  shapes.for_each_member([&](const TeamUnderTest &t) {
+    if (tested_shape(t)) check(t);
+  });
 }
 
 }  // namespace gpu_test

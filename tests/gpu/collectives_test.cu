@@ -7,7 +7,6 @@
 // and about 100 KiB.
 // The PEs share one GPU, where kernels of different processes take turns: every collective
 // costs milliseconds, so the full tables run on the world team and a sample on the others.
-#include <memory>
 #include <utility>
 
 #include "collectives_device.h"
@@ -15,53 +14,10 @@
 using namespace gpu_test;
 using ishmem_test::check_moves;
 using ishmem_test::check_reduce;
-using ishmem_test::TeamShapes;
 
 namespace {
 
-constexpr std::size_t kLarge = (100 << 10) + 3;  // bytes: about 100 KiB, odd
-constexpr unsigned kAllMoves = 0x1f;             // every Move
 const std::vector<std::size_t> kMemSizes = {0, 1, 7, kOneShot, kLarge};
-
-// Buffers for every check of this file, allocated by every PE.
-std::size_t pair_bytes() {
-  return std::max(ishmem_test::move_bytes(1, kLarge), kLarge + 64);
-}
-
-std::vector<Move> moves_of(unsigned mask) {
-  std::vector<Move> moves;
-  for (int i = 0; i < 5; ++i)
-    if (mask >> i & 1) moves.push_back(Move(i));
-  return moves;
-}
-
-// A stream, access to GPU heaps through it, and buffers for every check of this file; made
-// once the test knows a GPU is there.
-class GpuCollectives : public ::testing::Test {
- protected:
-  void SetUp() override {
-    SKIP_WITHOUT_GPU();
-    stream_ = std::make_unique<TestStream>();
-    gpu = gpu_heap_access(stream_->stream);
-    pair_ = std::make_unique<SymmetricPair>(pair_bytes());
-    ASSERT_TRUE(pair_->source && pair_->dest) << ishmemx_last_error();
-  }
-  const SymmetricPair &b() const { return *pair_; }
-  HeapAccess gpu{};
-
- private:
-  std::unique_ptr<TestStream> stream_;
-  std::unique_ptr<SymmetricPair> pair_;
-};
-
-// Runs `check(t)` on every tested shape this PE is a member of.
-template <class Check>
-void on_every_shape(Check &&check) {
-  TeamShapes shapes;
-  shapes.for_each_member([&](const TeamUnderTest &t) {
-    if (tested_shape(t)) check(t);
-  });
-}
 
 TEST_F(GpuCollectives, HostFormsOfEveryReduction) {
   const SymmetricPair &b = this->b();

@@ -226,7 +226,7 @@ ISHMEMI_FN int broadcast_as(const Handle &h, const Lanes &l, int team, void *des
   key.root = root;
   const ishmemx_team_map_t *t = team_map(h, team);
   return team_collective<G>(
-      h, team, l, key, t && (root < 0 || root >= t->n_pes),
+      h, team, l, key, t && (root < 0 || root >= t->n_pes), dest, source,
       [&](TeamCall<G> &c) { return spread(c, (char *)dest, (const char *)source, bytes, root); });
 }
 /* collect and fcollect: every member's contribution, in team order. */
@@ -234,14 +234,15 @@ template <class G>
 ISHMEMI_FN int collect_as(const Handle &h, const Lanes &l, int team, void *dest, const void *source,
                           size_t nelems, size_t size, unsigned type, unsigned kind) {
   const size_t bytes = nelems * size;
-  return team_collective<G>(h, team, l, key_of(kind, type, nelems, l), false, [&](TeamCall<G> &c) {
-    return gather(c, (char *)dest, (const char *)source, bytes, kind == kCollect);
-  });
+  return team_collective<G>(
+      h, team, l, key_of(kind, type, nelems, l), false, dest, source, [&](TeamCall<G> &c) {
+        return gather(c, (char *)dest, (const char *)source, bytes, kind == kCollect);
+      });
 }
 template <class G>
 ISHMEMI_FN int alltoall_as(const Handle &h, const Lanes &l, int team, void *dest,
                            const void *source, size_t nelems, size_t size, unsigned type) {
-  return team_collective<G>(h, team, l, key_of(kAlltoall, type, nelems, l), false,
+  return team_collective<G>(h, team, l, key_of(kAlltoall, type, nelems, l), false, dest, source,
                             [&](TeamCall<G> &c) {
                               return exchange(c, (char *)dest, (const char *)source, nelems * size);
                             });
@@ -253,9 +254,10 @@ ISHMEMI_FN int alltoalls_as(const Handle &h, const Lanes &l, int team, void *des
   CallKey key = key_of(kAlltoalls, type, nelems, l);
   key.dst = dst;
   key.sst = sst;
-  return team_collective<G>(h, team, l, key, dst <= 0 || sst <= 0, [&](TeamCall<G> &c) {
-    return exchange_strided(c, (char *)dest, (const char *)source, dst, sst, nelems, size);
-  });
+  return team_collective<G>(
+      h, team, l, key, dst <= 0 || sst <= 0, dest, source, [&](TeamCall<G> &c) {
+        return exchange_strided(c, (char *)dest, (const char *)source, dst, sst, nelems, size);
+      });
 }
 
 #define ISHMEMI_TYPED_COLLECTIVE(NAME, CALL)                                               \
@@ -288,7 +290,7 @@ ISHMEMI_FN int reduce_op(const Handle &h, const Lanes &l, int team, T *dest, con
                          size_t nreduce) {
   CallKey key = key_of(kReduce, TypeCode<T>::value, nreduce, l);
   key.op = Op;
-  return team_collective<G>(h, team, l, key, false,
+  return team_collective<G>(h, team, l, key, false, dest, source,
                             [&](TeamCall<G> &c) { return reduce<Op>(c, dest, source, nreduce); });
 }
 #define ISHMEMI_REDUCE_OP(NAME, OP)                                                              \
@@ -308,7 +310,7 @@ ISHMEMI_REDUCE_OP(prod, kProd)
 
 template <class G>
 ISHMEMI_FN int team_sync(const Handle &h, const Lanes &l, int team) {
-  return team_collective<G>(h, team, l, key_of(kSync, 1, 0, l), false,
+  return team_collective<G>(h, team, l, key_of(kSync, 1, 0, l), false, 0, 0,
                             [&](TeamCall<G> &c) { return c.step(0); });
 }
 template <class G>

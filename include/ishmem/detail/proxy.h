@@ -216,17 +216,25 @@ ISHMEMI_FN int proxy_sync(const ishmemx_heap_map_t *map, unsigned op, unsigned l
   return proxy_call(map, r, 0, deadline);
 }
 
+/* Thread 0's status (ISHMEM_SUCCESS or an ISHMEM_ERR_*, -15 to 0) for every thread of group
+ * G, bit by bit through the group's vote: one vote when it is ISHMEM_SUCCESS. */
+template <class G>
+ISHMEMI_FN int group_status(int rc) {
+  if (!G::any(rc != ISHMEM_SUCCESS)) return ISHMEM_SUCCESS;
+  int code = 0;
+#pragma unroll 1
+  for (int bit = 0; bit < 4; ++bit)
+    if (G::any(G::rank() == 0 && ((-rc) >> bit & 1))) code |= 1 << bit;
+  return -code;
+}
+
 /* A group's call through the proxy: one thread posts it for the group, whose other threads
- * learn its outcome (the proxy's status if it stopped, else ISHMEM_ERR_TIMEOUT). */
+ * learn its outcome. */
 template <class G, class Call>
-ISHMEMI_FN int group_proxy(const ishmemx_device_handle_t &h, Call call) {
+ISHMEMI_FN int group_proxy(Call call) {
   G::sync(); /* every thread's part of the source is written */
-  int rc = G::rank() == 0 ? call() : ISHMEM_SUCCESS;
-  if (G::any(rc != ISHMEM_SUCCESS) && rc == ISHMEM_SUCCESS) {
-    rc = proxy_state(h.heap_map);
-    if (rc == ISHMEM_SUCCESS) rc = ISHMEM_ERR_TIMEOUT;
-  }
-  return rc; /* G::any is a group barrier: a get's data is there for every thread */
+  const int rc = G::rank() == 0 ? call() : ISHMEM_SUCCESS;
+  return group_status<G>(rc); /* a group barrier: a get's data is there for every thread */
 }
 
 } /* namespace ishmemi */

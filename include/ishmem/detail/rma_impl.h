@@ -29,7 +29,7 @@ ISHMEMI_FN int put_group(const Handle &h, void *dest, const void *src, size_t n,
   check("put", h, dest, n, pe);
   if (off_node(h, pe))
     return group_proxy<G>(
-        h, [&] { return proxy_rma(h.heap_map, true, NBI, dest, (void *)src, n, pe); });
+        [&] { return proxy_rma(h.heap_map, true, NBI, dest, (void *)src, n, pe); });
   G::sync(); /* every thread's writes to src are done */
   copy<G>(peer(h, dest, pe), src, n);
   if (!NBI) G::sync(); /* src may be reused by any thread of the group */
@@ -40,7 +40,7 @@ ISHMEMI_FN int get_group(const Handle &h, void *dest, const void *src, size_t n,
   check("get", h, src, n, pe);
   if (off_node(h, pe))
     return group_proxy<G>(
-        h, [&] { return proxy_rma(h.heap_map, false, NBI, (void *)src, dest, n, pe); });
+        [&] { return proxy_rma(h.heap_map, false, NBI, (void *)src, dest, n, pe); });
   G::sync();
   copy<G>(dest, peer(h, src, pe), n);
   if (!NBI) G::sync(); /* dest is complete for every thread of the group */

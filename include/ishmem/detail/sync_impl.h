@@ -125,7 +125,7 @@ ISHMEMI_FN int put_signal_group(const Handle &h, void *dest, const void *src, si
   check("put_signal", h, dest, n, pe);
   check("put_signal", h, sig_addr, sizeof *sig_addr, pe);
   if (off_node(h, pe))
-    return group_proxy<G>(h, [&] {
+    return group_proxy<G>([&] {
       return proxy_put_signal(h.heap_map, dest, src, n, sig_addr, signal, sig_op, pe, NBI);
     });
   G::sync(); /* every thread's writes to src are done */

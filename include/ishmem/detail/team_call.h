@@ -199,13 +199,45 @@ struct TeamCall {
   }
 };
 
-/* Runs body(call) as one collective; a PE that rejects its own arguments (bad) still posts,
- * so that the others fail with ISHMEM_ERR_MISMATCH instead of waiting. */
+/* A collective on a team that spans nodes (it has no area here): one request to the device
+ * proxy, whose host thread compares the members' calls and runs it over MPI on host copies
+ * of the buffers, then answers with its status (docs/MULTI_NODE.md). One lane only: the
+ * blocks of a _grid call cannot share a request. */
+template <class G>
+ISHMEMI_FN int proxied_collective(const Handle &h, int team, const Lanes &l, const CallKey &key,
+                                  void *dest, const void *source) {
+  const bool strided = key.kind == kAlltoalls;
+  const long long stride_max = 0x7fffffff;
+  if (l.lanes != 1 || (strided && (key.dst > stride_max || key.sst > stride_max)))
+    return ISHMEM_ERR_UNSUPPORTED; /* the same on every member */
+  G::sync();                       /* every thread's part of the source is written */
+  int rc = ISHMEM_SUCCESS;
+  if (G::rank() == 0) {
+    ProxyRequest r = proxy_request(ISHMEMX_PROXY_COLLECTIVE | ISHMEMX_PROXY_WAIT, team, dest);
+    r.source = (unsigned long long)source;
+    r.bytes = key.nelems;
+    r.value = key.kind | key.op << 8 | (unsigned long long)key.type << 16;
+    r.cond = strided ? (unsigned long long)key.dst << 32 | (unsigned long long)key.sst
+                     : (unsigned long long)key.root;
+    unsigned long long status = 0;
+    rc = proxy_call(h.heap_map, r, &status, h.barrier_timeout);
+    if (rc == ISHMEM_SUCCESS) rc = (int)(long long)status;
+  }
+  return group_status<G>(rc); /* a group barrier: dest is complete for every thread */
+}
+
+/* Runs body(call) as one collective on dest and source; a PE that rejects its own arguments
+ * (bad) still posts, so that the others fail with ISHMEM_ERR_MISMATCH instead of waiting. */
 template <class G, class Body>
 ISHMEMI_FN int team_collective(const Handle &h, int team, const Lanes &l, CallKey key, bool bad,
-                               Body body) {
-  TeamCall<G> c(h);
+                               void *dest, const void *source, Body body) {
   if (bad) key.kind = kRejected;
+  const ishmemx_team_map_t *t = team_map(h, team);
+  if (t && !t->area && proxy_serves(h.heap_map)) {
+    const int rc = proxied_collective<G>(h, team, l, key, dest, source);
+    return bad && rc != ISHMEM_ERR_TIMEOUT ? ISHMEM_ERR_INVALID_ARG : rc;
+  }
+  TeamCall<G> c(h);
   int rc = c.begin(team, l, key);
   if (rc != ISHMEM_SUCCESS) return rc;
   if (bad) {
