@@ -28,17 +28,37 @@ void check_in_heap(const CollectiveCall &call, const void *p, std::size_t bytes,
          what, bytes, p);
 }
 
+// Every member learns whether each could stage its part, so that none waits in MPI for one
+// that left: one MPI_Iallreduce (MINLOC of the status and the team index). A member that
+// failed throws its own error, the others the status of the lowest failing member.
+void agree_staged(Team &team, const CollectiveCall &call, const FirstError &mine) {
+  struct {
+    int code, index;
+  } in{mine.code(), team.my_index}, out{};
+  MPI_Request req;
+  ISHMEMI_CHECK_MPI(MPI_Iallreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, team.comm, &req));
+  watch_complete(req, "MPI_Iallreduce");
+  mine.rethrow();
+  if (out.code != ISHMEM_SUCCESS)
+    fail(out.code, "%s: PE %d of the team could not stage its part of the call", call.fn,
+         team.world_pe(out.index));
+}
+
 // Runs `algorithm` (kMpiSteps) on host copies of `source_bytes` of the source and `dest_bytes`
 // of dest (dest read first when the call leaves parts of it alone), then writes dest back.
 void staged(Runtime &rt, Team &team, const CollectiveCall &call,
             CollectivePath::Algorithm algorithm, std::size_t source_bytes, std::size_t dest_bytes,
             bool dest_in) {
   const bool in_place = call.dest == call.source;
-  check_in_heap(call, call.dest, dest_bytes, "dest");
-  if (!in_place) check_in_heap(call, call.source, source_bytes, "source");
-  std::vector<char> dest =
-      dest_in || in_place ? load(rt, call.dest, dest_bytes) : std::vector<char>(dest_bytes);
-  std::vector<char> source = in_place ? std::vector<char>() : load(rt, call.source, source_bytes);
+  std::vector<char> dest, source;
+  FirstError loaded;
+  loaded.attempt([&] {
+    check_in_heap(call, call.dest, dest_bytes, "dest");
+    if (!in_place) check_in_heap(call, call.source, source_bytes, "source");
+    dest = dest_in || in_place ? load(rt, call.dest, dest_bytes) : std::vector<char>(dest_bytes);
+    if (!in_place) source = load(rt, call.source, source_bytes);
+  });
+  agree_staged(team, call, loaded);
   CollectiveCall host = call;
   host.dest = dest.data();
   host.source = in_place ? dest.data() : source.data();

@@ -4,7 +4,8 @@
 // reduction operation of a representative set of types and every data mover, in a block and
 // in a warp, both forms; the stream-ordered forms; team_sync ordering a store before a peer's
 // get; and the errors: _grid forms are refused on every thread, and a PE's rejected
-// arguments fail every member without a hang. Results are checked against MPI's.
+// arguments, or a source outside its heap, fail every member without a hang. Results are
+// checked against MPI's.
 #include <cstdlib>
 #include <utility>
 
@@ -156,6 +157,20 @@ TEST_F(ProxyCollectives, RejectedArgumentsFailEveryMember) {
             my_pe() == 0 ? ISHMEM_ERR_INVALID_ARG : ISHMEM_ERR_MISMATCH);
   TeamUnderTest world = {ISHMEM_TEAM_WORLD, MPI_COMM_WORLD, "world"};
   check_reduce<int>(world, b, gpu, "int_sum_reduce block after a rejected call", MPI_SUM,
+                    device_reduce<DevInt, kSum, kBlock, false>(), {7});
+}
+
+// PE 0's source is outside the heap: its proxy cannot stage it, and every member fails with
+// that status at once (no member waits out the deadline); the next collective runs in step.
+TEST_F(ProxyCollectives, AMemberThatCannotStageFailsEveryMember) {
+  const SymmetricPair &b = this->b();
+  DeviceBuffer outside(64 * sizeof(int));
+  int *d = static_cast<int *>(b.dest);
+  const int *s = my_pe() == 0 ? outside.as<int>() : static_cast<const int *>(b.source);
+  EXPECT_EQ((device_reduce<DevInt, kSum, kBlock, true>()(ISHMEM_TEAM_WORLD, d, s, 7)),
+            ISHMEM_ERR_NOT_SYMMETRIC);
+  TeamUnderTest world = {ISHMEM_TEAM_WORLD, MPI_COMM_WORLD, "world"};
+  check_reduce<int>(world, b, gpu, "int_sum_reduce block after a failed call", MPI_SUM,
                     device_reduce<DevInt, kSum, kBlock, false>(), {7});
 }
 
