@@ -203,6 +203,21 @@ ISHMEM_TEST_TYPED(DevDouble, double, double, kOrderedOps, ISHMEM_TEST_ORDERED_OP
 ISHMEM_TEST_DEVICE_TYPE(DevMem, unsigned char, mem, 0u, , broadcastmem, collectmem, fcollectmem,
                         alltoallmem, alltoallsmem)
 
+// Calls f(Tag<D>()) for each class D of the reduction types above.
+template <class D>
+struct Tag {
+  using type = D;
+};
+template <class F>
+void for_each_reduction_type(F &&f) {
+  f(Tag<DevInt>());
+  f(Tag<DevLongLong>());
+  f(Tag<DevUint8>());
+  f(Tag<DevUint64>());
+  f(Tag<DevFloat>());
+  f(Tag<DevDouble>());
+}
+
 template <class D, Op O, Group G, bool HANDLE>
 __global__ void reduce_kernel(ishmemx_device_handle_t h, ishmem_team_t team, typename D::type *d,
                               const typename D::type *s, size_t n, int *rcs) {

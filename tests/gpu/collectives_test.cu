@@ -96,12 +96,8 @@ TEST_F(GpuCollectives, DeviceReductions) {
   const SymmetricPair &b = this->b();
   const auto ops = std::make_integer_sequence<int, kProd + 1>();
   on_every_shape([&](const TeamUnderTest &t) {
-    device_reductions_of<DevInt>(t, b, gpu, ops);
-    device_reductions_of<DevLongLong>(t, b, gpu, ops);
-    device_reductions_of<DevUint8>(t, b, gpu, ops);
-    device_reductions_of<DevUint64>(t, b, gpu, ops);
-    device_reductions_of<DevFloat>(t, b, gpu, ops);
-    device_reductions_of<DevDouble>(t, b, gpu, ops);
+    for_each_reduction_type(
+        [&](auto d) { device_reductions_of<typename decltype(d)::type>(t, b, gpu, ops); });
     if (!is_world(t)) return;
     // The widest grid allowed.
     check_reduce<double>(t, b, gpu, "double_sum_reduce grid of ISHMEMX_GRID_MAX_BLOCKS", MPI_SUM,

@@ -68,12 +68,8 @@ TEST_F(ProxyCollectives, DeviceReductions) {
   int spanning = 0;
   on_every_shape([&](const TeamUnderTest &t) {
     spanning += spans_nodes(t);
-    reductions_of<DevInt>(t, b, gpu, ops);
-    reductions_of<DevLongLong>(t, b, gpu, ops);
-    reductions_of<DevUint8>(t, b, gpu, ops);
-    reductions_of<DevUint64>(t, b, gpu, ops);
-    reductions_of<DevFloat>(t, b, gpu, ops);
-    reductions_of<DevDouble>(t, b, gpu, ops);
+    for_each_reduction_type(
+        [&](auto d) { reductions_of<typename decltype(d)::type>(t, b, gpu, ops); });
   });
   EXPECT_GT(spanning, 0) << "no tested team spans nodes";
 }
