@@ -8,6 +8,7 @@ target_sources(ishmem PRIVATE
   runtime/barrier_rows.cpp
   runtime/gpu_collectives.cpp
   runtime/device_proxy.cpp
+  runtime/proxied_collectives.cpp
   backend/gpu/placement.cpp)
 
 # One GPU backend source for both vendors: backend/gpu/vendor.h picks the vendor's names

@@ -22,8 +22,8 @@ const char *element_kind_name(ElementKind kind) {
 namespace {
 
 const char *kind_name(CollectiveKind kind) {
-  static const char *const names[] = {"none",     "broadcast", "collect", "fcollect",
-                                      "alltoall", "alltoalls", "reduce",  "rejected"};
+  static const char *const names[] = {"none",      "broadcast", "collect",  "fcollect", "alltoall",
+                                      "alltoalls", "reduce",    "rejected", "team_sync"};
   return names[static_cast<int>(kind)];
 }
 
@@ -35,6 +35,7 @@ CollectiveKind kind_of(const CallRecord &r) {
 std::string describe(const CallRecord &r) {
   const CollectiveKind kind = kind_of(r);
   if (kind == CollectiveKind::rejected) return "a call whose arguments it rejected";
+  if (kind == CollectiveKind::sync) return "team_sync";
   const auto op = static_cast<ReduceOp>((r.what >> 8) & 0xff);
   const auto type = static_cast<ElementKind>((r.what >> 24) & 0xff);  // ElementType::code()
   const unsigned long size = (r.what >> 16) & 0xff;
@@ -44,11 +45,14 @@ std::string describe(const CallRecord &r) {
                    static_cast<unsigned long long>(r.nelems), size, element_kind_name(type));
   if (kind == CollectiveKind::broadcast && n > 0 && n < static_cast<int>(sizeof text))
     snprintf(text + n, sizeof text - n, " from root %llu", static_cast<unsigned long long>(r.root));
+  if (kind == CollectiveKind::alltoalls && n > 0 && n < static_cast<int>(sizeof text))
+    snprintf(text + n, sizeof text - n, ", strides %d and %d",
+             static_cast<std::int32_t>(r.strides >> 32), static_cast<std::int32_t>(r.strides));
   return text;
 }
 
 bool same_call(const CallRecord &a, const CallRecord &b) {
-  if (a.what != b.what || a.root != b.root) return false;
+  if (a.what != b.what || a.root != b.root || a.strides != b.strides) return false;
   return kind_of(a) == CollectiveKind::collect || a.nelems == b.nelems;
 }
 
@@ -56,8 +60,13 @@ bool same_call(const CallRecord &a, const CallRecord &b) {
 
 CallRecord record_of(const CollectiveCall &call) {
   const std::uint64_t op = call.reduction ? static_cast<std::uint64_t>(call.reduction->op) : 0;
+  const std::uint64_t strides =
+      call.kind == CollectiveKind::alltoalls
+          ? static_cast<std::uint64_t>(static_cast<std::uint32_t>(call.dst)) << 32 |
+                static_cast<std::uint32_t>(call.sst)
+          : 0;
   return {static_cast<std::uint64_t>(call.kind) | op << 8 | call.type.code() << 16, call.nelems,
-          static_cast<std::uint64_t>(call.root), 0};
+          static_cast<std::uint64_t>(call.root), strides};
 }
 
 bool records_agree(const CallRecord &a, const CallRecord &b) {

@@ -25,6 +25,7 @@ enum class CollectiveKind : std::uint8_t {
   alltoalls,
   reduce,
   rejected,  // this PE's argument checks failed: the others fail with it
+  sync,      // team_sync, as kernels post it to the device proxy (ishmem/detail/team_call.h)
 };
 
 // How a call was made: its API name, and the stream of a stream-ordered form.
@@ -58,7 +59,7 @@ struct CallRecord {
   std::uint64_t what;    // kind | reduce op << 8 | element type code << 16
   std::uint64_t nelems;  // collect: this PE's count (the counts may differ)
   std::uint64_t root;
-  std::uint64_t pad;
+  std::uint64_t strides;  // alltoalls: dst << 32 | sst (as 32-bit words)
 };
 CallRecord record_of(const CollectiveCall &call);
 // True if neither call was rejected and `a` is the same call as `b` (collect: any counts).
@@ -92,13 +93,10 @@ extern const CollectivePath kHierCollectives;
 // (collectives_staged.cpp).
 extern const CollectivePath kStagedCollectives;
 
-// The kind of the device algorithm's team_sync, beyond CollectiveKind's (the device numbers
-// them alike: ishmem/detail/team_call.h).
-constexpr int kDeviceSyncKind = 8;
-
 // A collective a kernel called on a team that spans nodes, as the device proxy's thread runs
-// it (device_proxy.cpp) on the team's `proxied` twin: the members' calls are compared first,
-// always, then the staged algorithm runs on host copies (collectives_staged.cpp).
+// it (proxied_collectives.cpp) on the team's `proxied` twin: the members' calls are compared
+// first, always (for team_sync, that is all), then the staged algorithm runs on host copies
+// (collectives_staged.cpp).
 void run_proxied_collective(Runtime &rt, Team &team, const CollectiveCall &call);
 // The reduction `op` on `type` for the element types kernels reduce (integers of 1 to 8
 // bytes, float, double) into `out`; false for any other pair.

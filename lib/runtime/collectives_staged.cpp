@@ -30,7 +30,7 @@ void check_in_heap(const CollectiveCall &call, const void *p, std::size_t bytes,
 
 // Every member learns whether each could stage its part, so that none waits in MPI for one
 // that left: one MPI_Iallreduce (MINLOC of the status and the team index). A member that
-// failed throws its own error, the others the status of the lowest failing member.
+// failed throws its own error, the others the lowest status and the first member with it.
 void agree_staged(Team &team, const CollectiveCall &call, const FirstError &mine) {
   struct {
     int code, index;
@@ -203,6 +203,8 @@ void run_proxied_collective(Runtime &rt, Team &team, const CollectiveCall &call)
       return alltoall(rt, team, call);
     case CollectiveKind::reduce:
       return reduce(rt, team, call);
+    case CollectiveKind::sync:  // the comparison met every member
+      return;
     default:
       fail(ISHMEM_ERR_INTERNAL, "%s: no collective of kind %d", call.fn,
            static_cast<int>(call.kind));

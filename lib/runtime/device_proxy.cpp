@@ -4,11 +4,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <system_error>
 #include <thread>
 
 #include "common/error.h"
-#include "runtime/collectives.h"
 
 namespace ishmem::detail {
 namespace {
@@ -42,40 +40,6 @@ MPI_Op mpi_op_of(unsigned op) {
   }
 }
 
-// Runs the collective request `req` (ISHMEMX_PROXY_COLLECTIVE) on its team's proxied twin;
-// throws what it finds.
-void run_collective_request(Runtime &rt, const ishmemx_proxy_slot_t &req) {
-  const Team *team = rt.teams->find(req.pe);
-  if (!team || !team->proxied)
-    fail(ISHMEM_ERR_INVALID_ARG,
-         "device collective on team %d: not a team of this PE whose members span nodes", req.pe);
-  const auto kind = static_cast<int>(req.value & 0xff);
-  const auto op = static_cast<ReduceOp>((req.value >> 8) & 0xff);
-  const auto code = static_cast<unsigned>((req.value >> 16) & 0xffff);
-  if (kind == kDeviceSyncKind) return team_sync_over_mpi(*team->proxied, "ishmem_team_sync");
-  CollectiveCall call;
-  call.kind = static_cast<CollectiveKind>(kind);
-  call.type = ElementType{code & 0xff, static_cast<ElementKind>(code >> 8)};
-  call.dest = reinterpret_cast<void *>(req.dest);
-  call.source = reinterpret_cast<const void *>(req.source);
-  call.nelems = req.bytes;
-  call.fn = "device collective on a team that spans nodes";
-  if (call.kind == CollectiveKind::alltoalls) {
-    call.dst = static_cast<std::int32_t>(req.cond >> 32);
-    call.sst = static_cast<std::int32_t>(req.cond & 0xffffffff);
-  } else {
-    call.root = static_cast<int>(req.cond);
-  }
-  Reduction reduction{};
-  if (call.kind == CollectiveKind::reduce) {
-    if (!device_reduction(op, call.type, reduction))
-      fail(ISHMEM_ERR_INTERNAL, "%s: no %s reduction on %zu-byte %s elements", call.fn,
-           reduce_op_name(op), call.type.size, element_kind_name(call.type.kind));
-    call.reduction = &reduction;
-  }
-  run_proxied_collective(rt, *team->proxied, call);
-}
-
 }  // namespace
 
 DeviceProxy::DeviceProxy(Runtime &rt, GpuBackend &gpu, std::size_t entries)
@@ -98,6 +62,7 @@ DeviceProxy::DeviceProxy(Runtime &rt, GpuBackend &gpu, std::size_t entries)
     const unsigned long long zero = 0;
     gpu.copy(tickets_device_, &zero, sizeof zero);
     ISHMEMI_CHECK_MPI(MPI_Comm_dup(rt.boot->world(), &comm_));
+    collectives_ = std::make_unique<ProxiedCollectives>(rt);
     poller_ = rt.service->add(
         "device proxy", [this] { return poll(); }, ServiceThread::Wakeup::prompt);
   } catch (...) {
@@ -113,7 +78,7 @@ DeviceProxy::~DeviceProxy() {
 void DeviceProxy::release() noexcept {
   if (poller_) rt_.service->remove(poller_);
   poller_ = 0;
-  if (collective_.joinable()) collective_.join();  // it ends within the collective deadline
+  collectives_.reset();  // joins their threads, which answer into the ring
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   gpu_.device_free(tickets_device_);
   tickets_device_ = nullptr;
@@ -156,35 +121,6 @@ bool DeviceProxy::barrier_done() {
   int flag = 0;
   ISHMEMI_CHECK_MPI(MPI_Test(&barrier_, &flag, MPI_STATUS_IGNORE));
   return flag != 0;
-}
-
-bool DeviceProxy::collective_done(const ishmemx_proxy_slot_t &req, unsigned long long *status) {
-  if (!collective_.joinable()) {
-    collective_ended_.store(false, std::memory_order_relaxed);
-    try {
-      collective_ = std::thread([this, req] {
-        int rc = ISHMEM_SUCCESS;
-        try {
-          run_collective_request(rt_, req);
-        } catch (const Error &e) {
-          log_error(LogLevel::error, e);  // the kernel gets the code only
-          rc = e.code();
-        } catch (const std::exception &e) {
-          log(LogLevel::error, "device collective on a team that spans nodes: %s", e.what());
-          rc = ISHMEM_ERR_INTERNAL;
-        }
-        collective_status_ = rc;
-        collective_ended_.store(true, std::memory_order_release);
-      });
-    } catch (const std::system_error &e) {
-      fail(ISHMEM_ERR_SYSTEM, "device proxy: could not start a thread for a collective: %s",
-           e.what());
-    }
-  }
-  if (!collective_ended_.load(std::memory_order_acquire)) return false;
-  collective_.join();
-  *status = static_cast<unsigned long long>(static_cast<long long>(collective_status_));
-  return true;
 }
 
 bool DeviceProxy::serve(const ishmemx_proxy_slot_t &req, unsigned long long ticket) {
@@ -231,9 +167,12 @@ bool DeviceProxy::serve(const ishmemx_proxy_slot_t &req, unsigned long long tick
       if (!barrier_done()) return false;
       barrier_started_ = false;
       break;
-    case ISHMEMX_PROXY_COLLECTIVE:  // the kernel gets the collective's status
-      if (!collective_done(req, &value)) return false;
-      break;
+    case ISHMEMX_PROXY_COLLECTIVE:  // its thread answers; the ring moves on
+      collectives_->start(req, [this, ticket, op = req.op](int status) {
+        publish(slots_[ticket & (entries_ - 1)], ticket, op,
+                static_cast<unsigned long long>(static_cast<long long>(status)));
+      });
+      return true;
     default: {
       if (kind < ISHMEMX_PROXY_AMO_FETCH || kind > ISHMEMX_PROXY_AMO_XOR)
         fail(ISHMEM_ERR_INTERNAL, "device proxy: request %llu has no operation %u", ticket, req.op);
@@ -255,6 +194,7 @@ bool DeviceProxy::serve(const ishmemx_proxy_slot_t &req, unsigned long long tick
 bool DeviceProxy::poll() {
   bool worked = false;
   try {
+    collectives_->reap();
     for (int i = 0; i < kRequestsPerPoll; ++i) {
       const unsigned long long ticket = executed_.load(std::memory_order_relaxed);
       ishmemx_proxy_slot_t &slot = slots_[ticket & (entries_ - 1)];

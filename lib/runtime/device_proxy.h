@@ -1,17 +1,18 @@
 // The host side of device calls to off-node PEs (ishmem/detail/proxy.h has the device side):
 // kernels write requests into a ring of ishmemx_proxy_slot_t in pinned host memory that the
 // device maps; a poller on the service thread (common/service_thread.h) drains them in ticket
-// order, executes each through the off-node transport (Runtime::remote), or for collectives
-// the staged MPI algorithm, and publishes its completion. Set up by the GPU runtime when the heap
-// is on a GPU and some PEs are off-node.
+// order, executes each through the off-node transport (Runtime::remote), or hands a
+// collective to a thread of its own (proxied_collectives.h), and publishes its completion. Set up
+// by the GPU runtime when the heap is on a GPU and some PEs are off-node.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
-#include <thread>
+#include <memory>
 
 #include "backend/gpu/gpu_backend.h"
 #include "ishmem/device_handle.h"
+#include "runtime/proxied_collectives.h"
 #include "runtime/runtime.h"
 
 namespace ishmem::detail {
@@ -40,9 +41,6 @@ class DeviceProxy {
   // Executes `req`, the request of ticket `ticket`; false if it is a barrier still running.
   bool serve(const ishmemx_proxy_slot_t &req, unsigned long long ticket);
   bool barrier_done();
-  // A collective request: its own thread runs it (MPI collectives block), while the service
-  // thread keeps serving its other pollers; false until it ended, with its status in *status.
-  bool collective_done(const ishmemx_proxy_slot_t &req, unsigned long long *status);
   void release() noexcept;  // what the constructor made, in reverse
   void publish(ishmemx_proxy_slot_t &slot, unsigned long long ticket, unsigned op,
                unsigned long long value);
@@ -58,11 +56,10 @@ class DeviceProxy {
   MPI_Comm comm_ = MPI_COMM_NULL;  // the device barriers'
   MPI_Request barrier_ = MPI_REQUEST_NULL;
   bool barrier_started_ = false;
-  std::thread collective_;                     // the running collective request's
-  std::atomic<bool> collective_ended_{false};  // set by collective_ once it ended, with
-  int collective_status_ = 0;                  // its status
-  // Tickets below it are executed (written by the service thread, read by drain()).
+  // Tickets below it are executed, collectives handed to their thread (written by the
+  // service thread, read by drain(), which runs once the kernels that wait on them ended).
   std::atomic<unsigned long long> executed_{0};
+  std::unique_ptr<ProxiedCollectives> collectives_;
   int poller_ = 0;
 };
 

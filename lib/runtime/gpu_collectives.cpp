@@ -105,7 +105,7 @@ void team_sync_on_stream(Runtime &rt, Team &team, void *stream) {
 #ifdef ISHMEMI_COLLECTIVE_KERNELS
   DeviceCollective d;
   d.team = team.slot;
-  d.kind = kDeviceSyncKind;
+  d.kind = static_cast<int>(CollectiveKind::sync);
   (void)rt;
   launch(team, d, 1, how);
 #else

@@ -219,8 +219,10 @@ ISHMEMI_FN int proxied_collective(const Handle &h, int team, const Lanes &l, con
     r.value = key.kind | key.op << 8 | (unsigned long long)key.type << 16;
     r.cond = strided ? (unsigned long long)key.dst << 32 | (unsigned long long)key.sst
                      : (unsigned long long)key.root;
+    /* No deadline of its own: the proxy's thread may still write dest after one passed, and
+     * its MPI waits end the job at the collective deadline (docs/MULTI_NODE.md). */
     unsigned long long status = 0;
-    rc = proxy_call(h.heap_map, r, &status, h.barrier_timeout);
+    rc = proxy_call(h.heap_map, r, &status);
     if (rc == ISHMEM_SUCCESS) rc = (int)(long long)status;
   }
   return group_status<G>(rc); /* a group barrier: dest is complete for every thread */

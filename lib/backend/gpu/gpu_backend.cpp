@@ -103,22 +103,21 @@ class VmmBackend final : public GpuBackend {
 
   void copy(void *dst, const void *src, std::size_t bytes) override {
     // A private non-blocking stream: host RMA never waits for the user's kernels.
-    ISHMEMI_GPU(MemcpyAsync, (dst, src, bytes, gpuMemcpyDefault, stream_));
-    ISHMEMI_GPU(StreamSynchronize, (stream_));
+    on_device([&] {
+      ISHMEMI_GPU(MemcpyAsync, (dst, src, bytes, gpuMemcpyDefault, stream_));
+      ISHMEMI_GPU(StreamSynchronize, (stream_));
+    });
   }
 
   void quiesce() override {
     // The whole device (every stream of this process), as cudaFree waits: the kernel that
-    // writes a block may run on any stream. The calling thread may have another device
-    // current; it gets it back.
-    int current = device_;
-    ISHMEMI_GPU(GetDevice, (&current));
-    if (current != device_) ISHMEMI_GPU(SetDevice, (device_));
-    const gpuError_t rc = gpuDeviceSynchronize();
-    if (current != device_) ISHMEMI_GPU(SetDevice, (current));
-    if (rc != gpuSuccess)
-      vendor::fail_call(ISHMEMI_GPU_VENDOR "DeviceSynchronize()", vendor::runtime_text(rc),
-                        __FILE__, __LINE__);
+    // writes a block may run on any stream.
+    on_device([] {
+      const gpuError_t rc = gpuDeviceSynchronize();
+      if (rc != gpuSuccess)
+        vendor::fail_call(ISHMEMI_GPU_VENDOR "DeviceSynchronize()", vendor::runtime_text(rc),
+                          __FILE__, __LINE__);
+    });
   }
 
   std::string placement() const override {
@@ -167,6 +166,23 @@ class VmmBackend final : public GpuBackend {
   }
 
  private:
+  // Runs work() with this PE's GPU current on the calling thread, which gets its own back: a
+  // program's thread may use another GPU, and ishmem's threads (the service thread, a device
+  // collective's) have none set, which would make GPU 0 current for them.
+  template <class Work>
+  void on_device(Work &&work) {
+    int current = device_;
+    ISHMEMI_GPU(GetDevice, (&current));
+    if (current != device_) ISHMEMI_GPU(SetDevice, (device_));
+    try {
+      work();
+    } catch (...) {
+      if (current != device_) (void)gpuSetDevice(current);
+      throw;
+    }
+    if (current != device_) ISHMEMI_GPU(SetDevice, (current));
+  }
+
   vendor::Driver drv_;
   int device_;
   std::size_t granularity_;
