@@ -98,9 +98,6 @@ extern const CollectivePath kStagedCollectives;
 // first, always (for team_sync, that is all), then the staged algorithm runs on host copies
 // (collectives_staged.cpp).
 void run_proxied_collective(Runtime &rt, Team &team, const CollectiveCall &call);
-// The reduction `op` on `type` for the element types kernels reduce (integers of 1 to 8
-// bytes, float, double) into `out`; false for any other pair.
-bool device_reduction(ReduceOp op, ElementType type, Reduction &out);
 
 // ISHMEM_DEBUG=1's check on the MPI paths: every member's record, gathered over the team's
 // communicator; throws ISHMEM_ERR_MISMATCH on every member unless they agree.

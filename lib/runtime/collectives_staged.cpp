@@ -114,80 +114,9 @@ void rejected(Runtime &rt, Team &team, const CollectiveCall &call) {
   kMpiCollectives.rejected(rt, team, call);
 }
 
-// The reduction `op` on elements of T, where T has it (no bitwise operations on reals).
-template <class T>
-bool reduction_on(ReduceOp op, Reduction &out) {
-  switch (op) {
-    case ReduceOp::max:
-      out = reduction_of<ReduceOp::max, T>();
-      return true;
-    case ReduceOp::min:
-      out = reduction_of<ReduceOp::min, T>();
-      return true;
-    case ReduceOp::sum:
-      out = reduction_of<ReduceOp::sum, T>();
-      return true;
-    case ReduceOp::prod:
-      out = reduction_of<ReduceOp::prod, T>();
-      return true;
-    default:
-      break;
-  }
-  if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case ReduceOp::and_:
-        out = reduction_of<ReduceOp::and_, T>();
-        return true;
-      case ReduceOp::or_:
-        out = reduction_of<ReduceOp::or_, T>();
-        return true;
-      case ReduceOp::xor_:
-        out = reduction_of<ReduceOp::xor_, T>();
-        return true;
-      default:
-        break;
-    }
-  }
-  return false;
-}
-
-// The reduction `op` on integers of `size` bytes (Signed or unsigned: I8 is 1 byte).
-template <class I8, class I16, class I32, class I64>
-bool integer_reduction(ReduceOp op, std::size_t size, Reduction &out) {
-  switch (size) {
-    case 1:
-      return reduction_on<I8>(op, out);
-    case 2:
-      return reduction_on<I16>(op, out);
-    case 4:
-      return reduction_on<I32>(op, out);
-    case 8:
-      return reduction_on<I64>(op, out);
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 const CollectivePath kStagedCollectives = {broadcast, collect, alltoall, reduce, rejected};
-
-bool device_reduction(ReduceOp op, ElementType type, Reduction &out) {
-  switch (type.kind) {
-    case ElementKind::signed_int:
-      return integer_reduction<std::int8_t, std::int16_t, std::int32_t, std::int64_t>(op, type.size,
-                                                                                      out);
-    case ElementKind::unsigned_int:
-      return integer_reduction<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>(
-          op, type.size, out);
-    case ElementKind::real:
-      return type.size == sizeof(float)    ? reduction_on<float>(op, out)
-             : type.size == sizeof(double) ? reduction_on<double>(op, out)
-                                           : false;
-    default:
-      return false;
-  }
-}
 
 void run_proxied_collective(Runtime &rt, Team &team, const CollectiveCall &call) {
   // Always compared: a kernel's rejected arguments reach the other members only so.

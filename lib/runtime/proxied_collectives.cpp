@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <exception>
 #include <system_error>
+#include <type_traits>
 
 #include "common/error.h"
 #include "runtime/collectives.h"
@@ -12,6 +13,28 @@ namespace ishmem::detail {
 namespace {
 
 const char *const kFn = "device collective on a team that spans nodes";
+
+// The reduction `op` on elements of T, among Ops, into `out`.
+template <class T, ReduceOp... Ops>
+bool reduction_among(ReduceOp op, Reduction &out) {
+  return ((op == Ops && (out = reduction_of<Ops, T>(), true)) || ...);
+}
+template <class T>
+bool reduction_on(ReduceOp op, Reduction &out) {
+  using O = ReduceOp;
+  if constexpr (std::is_integral_v<T>)
+    return reduction_among<T, O::and_, O::or_, O::xor_, O::max, O::min, O::sum, O::prod>(op, out);
+  else
+    return reduction_among<T, O::max, O::min, O::sum, O::prod>(op, out);
+}
+// The reduction `op` on integers of `size` bytes, I8 to I64 (all signed or all unsigned).
+template <class I8, class I16, class I32, class I64>
+bool integer_reduction(ReduceOp op, std::size_t size, Reduction &out) {
+  return size == 1   ? reduction_on<I8>(op, out)
+         : size == 2 ? reduction_on<I16>(op, out)
+         : size == 4 ? reduction_on<I32>(op, out)
+                     : size == 8 && reduction_on<I64>(op, out);
+}
 
 // The call of request `req` on `team`, its reduction in `reduction`; throws
 // ISHMEM_ERR_INVALID_ARG for sizes that overflow.
@@ -48,6 +71,23 @@ CollectiveCall call_of(const ishmemx_proxy_slot_t &req, const Team &team, Reduct
 }
 
 }  // namespace
+
+bool device_reduction(ReduceOp op, ElementType type, Reduction &out) {
+  switch (type.kind) {
+    case ElementKind::signed_int:
+      return integer_reduction<std::int8_t, std::int16_t, std::int32_t, std::int64_t>(op, type.size,
+                                                                                      out);
+    case ElementKind::unsigned_int:
+      return integer_reduction<std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t>(
+          op, type.size, out);
+    case ElementKind::real:
+      return type.size == sizeof(float)    ? reduction_on<float>(op, out)
+             : type.size == sizeof(double) ? reduction_on<double>(op, out)
+                                           : false;
+    default:
+      return false;
+  }
+}
 
 ProxiedCollectives::ProxiedCollectives(Runtime &rt)
     : rt_(rt), posted_(rt.teams->slots.size()), finished_(rt.teams->slots.size()) {}

@@ -16,9 +16,14 @@
 #include <vector>
 
 #include "ishmem/device_handle.h"
+#include "runtime/reduce_ops.h"
 #include "runtime/runtime.h"
 
 namespace ishmem::detail {
+
+// The reduction `op` on `type` into `out`, for the element types kernels reduce (integers of 1
+// to 8 bytes, float, double); false for any other pair.
+bool device_reduction(ReduceOp op, ElementType type, Reduction &out);
 
 class ProxiedCollectives {
  public:
