@@ -102,10 +102,11 @@ void ProxiedCollectives::start(const ishmemx_proxy_slot_t &req, Answer answer) {
     return answer(ISHMEM_ERR_INVALID_ARG);
   }
   Running &r = running_.emplace_back();
-  const std::uint64_t turn = posted_[req.pe]++;
+  const std::uint64_t turn = posted_[req.pe];
   try {
     r.thread = std::thread(
         [this, req, turn, answer = std::move(answer), &r] { run(req, turn, answer, r.ended); });
+    ++posted_[req.pe];  // counted once it runs: a later call's turn never waits on a lost one
   } catch (const std::system_error &e) {
     running_.pop_back();
     fail(ISHMEM_ERR_SYSTEM, "device proxy: could not start a thread for a collective: %s",
