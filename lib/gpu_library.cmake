@@ -54,9 +54,14 @@ if(ISHMEM_GPU_BACKEND STREQUAL "cuda")
   target_link_libraries(ishmem PUBLIC CUDA::cudart)
   target_compile_definitions(ishmem PUBLIC ISHMEM_GPU_CUDA=1)
 
-  # The device library: the state behind the no-argument device calls. Relocatable device
-  # code, so a program that calls them sets CUDA_SEPARABLE_COMPILATION and links this.
-  add_library(ishmem_device STATIC device/device_state.cu)
+  # The device library: the state behind the no-argument device calls, and the request code
+  # of device calls to off-node PEs. Relocatable device code, so a program that calls them
+  # sets CUDA_SEPARABLE_COMPILATION and links this.
+  add_library(ishmem_device STATIC device/device_state.cu device/proxy_requests.cu)
+  # The request code's registers count against every kernel that calls it: within 32, a
+  # kernel of two 1024-thread blocks per multiprocessor can (lib/device/proxy_requests.cu).
+  set_source_files_properties(device/proxy_requests.cu PROPERTIES COMPILE_OPTIONS
+                                                                  -maxrregcount=32)
   set_target_properties(ishmem_device PROPERTIES CUDA_SEPARABLE_COMPILATION ON
                                                  POSITION_INDEPENDENT_CODE ON
                                                  EXPORT_NAME device)
@@ -99,7 +104,7 @@ int main() {
   endif()
 
   add_library(ishmem_device STATIC)
-  ishmem_gpu_sources(ishmem_device device/device_state.cu)
+  ishmem_gpu_sources(ishmem_device device/device_state.cu device/proxy_requests.cu)
   set_target_properties(ishmem_device PROPERTIES EXPORT_NAME device)
   # Relocatable device code, compiled here and linked into every program that uses it.
   target_compile_options(ishmem_device PUBLIC -fgpu-rdc)

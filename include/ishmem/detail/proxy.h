@@ -1,12 +1,20 @@
 /* Device calls to off-node PEs (GPU compilers only): requests to the host's proxy
  * (lib/runtime/device_proxy.h) through the ring of ishmemx_proxy_slot_t in host memory that
  * the heap map points to (docs/MULTI_NODE.md). The calls test off_node(), one subtract and
- * compare on the handle, and run the functions here behind that branch. They are inlined:
- * out of line, in relocatable device code, their registers became every calling kernel's (52
- * to 56 for any kernel with a call that names a PE; docs/DEVICE_API.md). They take the heap
+ * compare on the handle, and run the functions here behind that branch. They take the heap
  * map's pointer and a few scalars, not the handle. Kernels built with ISHMEMX_DEVICE_NODE_LOCAL
  * leave all of it out: their calls to off-node PEs return ISHMEM_ERR_UNSUPPORTED. Internal:
- * included by rma_impl.h. */
+ * included by rma_impl.h.
+ *
+ * Where the request code runs. In relocatable device code (the no-argument forms' build) it is
+ * the device library's (ishmem::device, lib/device/proxy_requests.cu): two functions, out of
+ * line, that nvcc compiles within 32 registers. A call is what lets the compiler take the
+ * off-node test out of a caller's loop (inlined, the request's wait loops kept a branch and a
+ * convergence barrier beside every store of a loop of ishmem_p: 5.9x a raw store), and the
+ * cap keeps the callee's registers, which count against every calling kernel, within what a
+ * kernel of two 1024-thread blocks per multiprocessor has (docs/DEVICE_API.md). Elsewhere
+ * (the handle form without relocatable device code, and the library's own kernels) there is
+ * nothing to link against, and the code is inlined. */
 #ifndef ISHMEM_DETAIL_PROXY_H
 #define ISHMEM_DETAIL_PROXY_H
 
@@ -50,10 +58,9 @@ struct ProxyRequest {
 };
 
 /* Whether a proxy serves this kernel's requests. Never in kernels built with
- * ISHMEMX_DEVICE_NODE_LOCAL (for jobs on one node): the constant leaves every request out.
- * Inlined, the request's wait loops keep a branch and a convergence barrier beside every store
- * of a caller's loop of ishmem_p (5.9x a raw store; docs/DEVICE_API.md, "Stores in hot
- * loops"). */
+ * ISHMEMX_DEVICE_NODE_LOCAL (for jobs on one node): the constant leaves every request out,
+ * and with it the inlined request code of the handle form built without relocatable device
+ * code (docs/DEVICE_API.md, "Stores in hot loops"). */
 ISHMEMI_FN bool proxy_serves(const ishmemx_heap_map_t *map) {
 #ifdef ISHMEMX_DEVICE_NODE_LOCAL
   (void)map;
@@ -83,6 +90,24 @@ ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned 
   return (int)ld_relaxed((const unsigned int *)map->proxy_status);
 }
 
+#if defined(ISHMEMI_DEVICE_STATE) && !defined(ISHMEMI_PROXY_LIBRARY) && \
+    !defined(ISHMEMX_DEVICE_NODE_LOCAL)
+#define ISHMEMI_PROXY_IN_LIBRARY 1
+#endif
+
+/* The request code out of line: lib/device/proxy_requests.cu defines them (its translation unit
+ * sets ISHMEMI_PROXY_LIBRARY and compiles the bodies below). */
+__device__ int library_proxy_call(const ishmemx_heap_map_t *map, ProxyRequest r,
+                                  unsigned long long *fetched, unsigned long long deadline);
+__device__ int library_proxy_rma_large(const ishmemx_heap_map_t *map, bool is_put, bool nbi,
+                                       void *sym, void *local, size_t n, int pe);
+
+#ifdef ISHMEMI_PROXY_IN_LIBRARY
+ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
+                          unsigned long long *fetched, unsigned long long deadline = 0) {
+  return library_proxy_call(map, r, fetched, deadline);
+}
+#else
 /* Posts r: takes a ticket, waits while the ring's slot for it is taken (a full ring), writes
  * the request and, for ISHMEMX_PROXY_WAIT, waits until the proxy served it; the fetched value
  * is then in *fetched, and the slot is handed on. Each step happens inside its wait loop, so
@@ -125,6 +150,7 @@ ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
   }
   return ISHMEM_SUCCESS;
 }
+#endif
 
 ISHMEMI_FN ProxyRequest proxy_request(unsigned op, int pe, const void *dest) {
   ProxyRequest r = {op, pe, (unsigned long long)dest, 0, 0, 0, 0};
@@ -132,12 +158,29 @@ ISHMEMI_FN ProxyRequest proxy_request(unsigned op, int pe, const void *dest) {
 }
 
 /* Put or get of n bytes between symmetric `sym` on `pe` and `local`. Up to 8 bytes travel in
- * the request; larger ones by address when the host can reach `local` (the proxy moves the
+ * one request; larger ones by address when the host can reach `local` (the proxy moves the
  * data), else in 8-byte pieces. A blocking put waits until its source is free; a get and a
  * piece of a get wait for the data. */
-ISHMEMI_FN int proxy_rma(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
-                         void *local, size_t n, int pe) {
-  if (n > 8 && host_reachable(local)) {
+ISHMEMI_FN int proxy_rma_piece(const ishmemx_heap_map_t *map, bool is_put, void *sym, void *local,
+                               size_t piece, int pe) {
+  ProxyRequest r = proxy_request(
+      is_put ? ISHMEMX_PROXY_PUT_INLINE : ISHMEMX_PROXY_GET_INLINE | ISHMEMX_PROXY_WAIT, pe, sym);
+  r.bytes = piece;
+  unsigned long long v = 0;
+  if (is_put) __builtin_memcpy(&r.source, local, piece);
+  const int rc = proxy_call(map, r, &v);
+  if (rc == ISHMEM_SUCCESS && !is_put) __builtin_memcpy(local, &v, piece);
+  return rc;
+}
+#ifdef ISHMEMI_PROXY_IN_LIBRARY
+ISHMEMI_FN int proxy_rma_large(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
+                               void *local, size_t n, int pe) {
+  return library_proxy_rma_large(map, is_put, nbi, sym, local, n, pe);
+}
+#else
+ISHMEMI_FN int proxy_rma_large(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
+                               void *local, size_t n, int pe) {
+  if (host_reachable(local)) {
     ProxyRequest r = proxy_request(is_put ? ISHMEMX_PROXY_PUT : ISHMEMX_PROXY_GET, pe, sym);
     if (!nbi) r.op |= ISHMEMX_PROXY_WAIT;
     r.source = (unsigned long long)local;
@@ -145,18 +188,18 @@ ISHMEMI_FN int proxy_rma(const ishmemx_heap_map_t *map, bool is_put, bool nbi, v
     return proxy_call(map, r, 0);
   }
   for (size_t at = 0; at < n; at += 8) {
-    const size_t piece = n - at < 8 ? n - at : 8;
-    ProxyRequest r = proxy_request(
-        is_put ? ISHMEMX_PROXY_PUT_INLINE : ISHMEMX_PROXY_GET_INLINE | ISHMEMX_PROXY_WAIT, pe,
-        (char *)sym + at);
-    r.bytes = piece;
-    unsigned long long v = 0;
-    if (is_put) __builtin_memcpy(&r.source, (const char *)local + at, piece);
-    int rc = proxy_call(map, r, &v);
+    const int rc = proxy_rma_piece(map, is_put, (char *)sym + at, (char *)local + at,
+                                   n - at < 8 ? n - at : 8, pe);
     if (rc != ISHMEM_SUCCESS) return rc;
-    if (!is_put) __builtin_memcpy((char *)local + at, &v, piece);
   }
   return ISHMEM_SUCCESS;
+}
+#endif
+ISHMEMI_FN int proxy_rma(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
+                         void *local, size_t n, int pe) {
+  if (n == 0) return ISHMEM_SUCCESS;
+  if (n <= 8) return proxy_rma_piece(map, is_put, sym, local, n, pe);
+  return proxy_rma_large(map, is_put, nbi, sym, local, n, pe);
 }
 
 /* An atomic on the word of `bytes` bytes at symmetric `sym` on `pe`; fetching ones wait and

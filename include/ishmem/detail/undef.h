@@ -42,6 +42,7 @@
 #undef ISHMEMI_NOARG_API
 #undef ISHMEMI_NOARG_ONLY
 #undef ISHMEMI_P2P_F
+#undef ISHMEMI_PROXY_IN_LIBRARY
 #undef ISHMEMI_RMA_TYPED_F
 #undef ISHMEMI_SIGNAL_TYPED_F
 #include "ishmem/detail/deprecated_end.h"
