@@ -6,8 +6,9 @@
  *    must be relocatable device code (nvcc -rdc=true, clang -fgpu-rdc) linked with the
  *    CMake target ishmem::device.
  *  - Handle: the same names with a leading ishmemx_device_handle_t, which the host gets from
- *    ishmemx_get_device_handle() and passes to the kernel as an argument. Header-only: no
- *    relocatable device code, no device library.
+ *    ishmemx_get_device_handle() and passes to the kernel as an argument. Header-only
+ *    without relocatable device code; as relocatable device code it links ishmem::device
+ *    too, whose request code serves calls to off-node PEs (ishmem/detail/proxy.h).
  * Group forms (ishmemx_putmem_warp, ishmemx_putmem_block and their get and _nbi twins) are
  * called by every thread of the warp (an AMD wavefront: 64 lanes) or block, with the same
  * arguments; they split the copy across the group. Copies use 16-byte accesses where the

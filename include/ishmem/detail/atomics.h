@@ -205,18 +205,27 @@ ISHMEMI_FN unsigned long long timer_now() {
 ISHMEMI_FN long long clock_now() {
   return clock64();
 }
+/* ISHMEMX_DEVICE_WAIT_LIMIT as this translation unit defines it (0: none). The device
+ * library's request code (lib/device/proxy_requests.cu) is compiled apart, so the caller's
+ * limit travels to it as an argument; and the Waiter's layout is the same everywhere. */
+#ifdef ISHMEMX_DEVICE_WAIT_LIMIT
+#define ISHMEMI_WAIT_LIMIT ((long long)(ISHMEMX_DEVICE_WAIT_LIMIT))
+#else
+#define ISHMEMI_WAIT_LIMIT 0ll
+#endif
 struct Waiter {
   static const unsigned kSpinPolls = 64;
-  unsigned polls = 0;
-#ifdef ISHMEMX_DEVICE_WAIT_LIMIT
-  long long start = 0;
-#endif
+  unsigned polls;
+  long long start;
+  long long limit; /* clocks; 0: none */
+  ISHMEMI_FN explicit Waiter(long long limit_clocks = ISHMEMI_WAIT_LIMIT)
+      : polls(0), start(0), limit(limit_clocks) {}
   /* Call after a poll that failed; false once the debugging limit has passed. */
   ISHMEMI_FN bool next() {
-#ifdef ISHMEMX_DEVICE_WAIT_LIMIT
-    if (polls == 0) start = clock_now();
-    if (clock_now() - start > (long long)(ISHMEMX_DEVICE_WAIT_LIMIT)) return false;
-#endif
+    if (limit) {
+      if (polls == 0) start = clock_now();
+      if (clock_now() - start > limit) return false;
+    }
     if (++polls > kSpinPolls) nap((polls - kSpinPolls) / 16);
     return true;
   }

@@ -98,14 +98,17 @@ ISHMEMI_FN int proxy_stalled(const ishmemx_heap_map_t *map, Waiter &w, unsigned 
 /* The request code out of line: lib/device/proxy_requests.cu defines them (its translation unit
  * sets ISHMEMI_PROXY_LIBRARY and compiles the bodies below). */
 __device__ int library_proxy_call(const ishmemx_heap_map_t *map, ProxyRequest r,
-                                  unsigned long long *fetched, unsigned long long deadline);
+                                  unsigned long long *fetched, unsigned long long deadline,
+                                  long long wait_limit);
 __device__ int library_proxy_rma_large(const ishmemx_heap_map_t *map, bool is_put, bool nbi,
-                                       void *sym, void *local, size_t n, int pe);
+                                       void *sym, void *local, size_t n, int pe,
+                                       long long wait_limit);
 
 #ifdef ISHMEMI_PROXY_IN_LIBRARY
 ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
-                          unsigned long long *fetched, unsigned long long deadline = 0) {
-  return library_proxy_call(map, r, fetched, deadline);
+                          unsigned long long *fetched, unsigned long long deadline = 0,
+                          long long wait_limit = ISHMEMI_WAIT_LIMIT) {
+  return library_proxy_call(map, r, fetched, deadline, wait_limit);
 }
 #else
 /* Posts r: takes a ticket, waits while the ring's slot for it is taken (a full ring), writes
@@ -115,11 +118,12 @@ ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
  * answer has come: the proxy serves in ticket order, and a lane's request must not wait for
  * the reconvergence of lanes whose tickets come later. */
 ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
-                          unsigned long long *fetched, unsigned long long deadline = 0) {
+                          unsigned long long *fetched, unsigned long long deadline = 0,
+                          long long wait_limit = ISHMEMI_WAIT_LIMIT) {
   if (!proxy_serves(map)) return ISHMEM_ERR_UNSUPPORTED;
   const unsigned long long t = atomic_add(map->proxy_tickets, 1ull);
   ishmemx_proxy_slot_t *s = map->proxy_slots + (t & map->proxy_mask);
-  Waiter w;
+  Waiter w(wait_limit);
   unsigned long long start = 0;
   int rc;
   for (bool posted = false; !posted;) {
@@ -138,7 +142,7 @@ ISHMEMI_FN int proxy_call(const ishmemx_heap_map_t *map, const ProxyRequest &r,
     }
   }
   if (!(r.op & ISHMEMX_PROXY_WAIT)) return ISHMEM_SUCCESS;
-  w = Waiter();
+  w = Waiter(wait_limit);
   for (bool answered = false; !answered;) {
     if (ld_acquire(&s->done) == t + 1) {
       if (fetched) *fetched = ld_relaxed(&s->value);
@@ -162,34 +166,36 @@ ISHMEMI_FN ProxyRequest proxy_request(unsigned op, int pe, const void *dest) {
  * data), else in 8-byte pieces. A blocking put waits until its source is free; a get and a
  * piece of a get wait for the data. */
 ISHMEMI_FN int proxy_rma_piece(const ishmemx_heap_map_t *map, bool is_put, void *sym, void *local,
-                               size_t piece, int pe) {
+                               size_t piece, int pe, long long wait_limit = ISHMEMI_WAIT_LIMIT) {
   ProxyRequest r = proxy_request(
       is_put ? ISHMEMX_PROXY_PUT_INLINE : ISHMEMX_PROXY_GET_INLINE | ISHMEMX_PROXY_WAIT, pe, sym);
   r.bytes = piece;
   unsigned long long v = 0;
   if (is_put) __builtin_memcpy(&r.source, local, piece);
-  const int rc = proxy_call(map, r, &v);
+  const int rc = proxy_call(map, r, &v, 0, wait_limit);
   if (rc == ISHMEM_SUCCESS && !is_put) __builtin_memcpy(local, &v, piece);
   return rc;
 }
 #ifdef ISHMEMI_PROXY_IN_LIBRARY
 ISHMEMI_FN int proxy_rma_large(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
-                               void *local, size_t n, int pe) {
-  return library_proxy_rma_large(map, is_put, nbi, sym, local, n, pe);
+                               void *local, size_t n, int pe,
+                               long long wait_limit = ISHMEMI_WAIT_LIMIT) {
+  return library_proxy_rma_large(map, is_put, nbi, sym, local, n, pe, wait_limit);
 }
 #else
 ISHMEMI_FN int proxy_rma_large(const ishmemx_heap_map_t *map, bool is_put, bool nbi, void *sym,
-                               void *local, size_t n, int pe) {
+                               void *local, size_t n, int pe,
+                               long long wait_limit = ISHMEMI_WAIT_LIMIT) {
   if (host_reachable(local)) {
     ProxyRequest r = proxy_request(is_put ? ISHMEMX_PROXY_PUT : ISHMEMX_PROXY_GET, pe, sym);
     if (!nbi) r.op |= ISHMEMX_PROXY_WAIT;
     r.source = (unsigned long long)local;
     r.bytes = n;
-    return proxy_call(map, r, 0);
+    return proxy_call(map, r, 0, 0, wait_limit);
   }
   for (size_t at = 0; at < n; at += 8) {
     const int rc = proxy_rma_piece(map, is_put, (char *)sym + at, (char *)local + at,
-                                   n - at < 8 ? n - at : 8, pe);
+                                   n - at < 8 ? n - at : 8, pe, wait_limit);
     if (rc != ISHMEM_SUCCESS) return rc;
   }
   return ISHMEM_SUCCESS;

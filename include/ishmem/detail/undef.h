@@ -43,6 +43,7 @@
 #undef ISHMEMI_NOARG_ONLY
 #undef ISHMEMI_P2P_F
 #undef ISHMEMI_PROXY_IN_LIBRARY
+#undef ISHMEMI_WAIT_LIMIT
 #undef ISHMEMI_RMA_TYPED_F
 #undef ISHMEMI_SIGNAL_TYPED_F
 #include "ishmem/detail/deprecated_end.h"
