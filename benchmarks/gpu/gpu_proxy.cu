@@ -3,7 +3,10 @@
 // PE 0 puts to the first PE of the next node, from device memory:
 //  - latency: 8-byte ishmem_putmem + ishmem_quiet, in a kernel's one thread and from the host;
 //  - bandwidth by size: a run of ishmem_putmem_nbi then one quiet, device and host.
-// The other PEs wait in a barrier. Every run's data is checked at the target.
+// The other PEs wait in a barrier. Every run's data is checked at the target. Then every PE:
+//  - a collective on a team that spans nodes (the world team here), which the device posts to
+//    the proxy: an int sum-reduce by one block in a kernel, beside the host call and
+//    MPI_Allreduce of host memory, 8 B to 1 MiB, each result checked.
 //   usage: mpirun -np 2 ishmem-gpu-bench-proxy [--iters N] [--max-bytes B] [--csv FILE]
 //          [--json FILE]
 #include <algorithm>
@@ -49,6 +52,15 @@ __global__ void device_puts(char *dest, const char *src, size_t bytes, int reps,
   put_run(dest, src, bytes, reps, pe, quiet_each);
 }
 
+// `reps` sum-reduces of n ints over the world team by one block; failed calls are counted.
+__global__ void device_reduces(ishmemx_device_handle_t h, int *dest, const int *src, size_t n,
+                               int reps, int *failures) {
+  for (int i = 0; i < reps; ++i)
+    if (ishmemx_int_sum_reduce_block(h, ISHMEM_TEAM_WORLD, dest, src, n) != ISHMEM_SUCCESS &&
+        threadIdx.x == 0)
+      ++*failures;
+}
+
 double now_us() {
   return std::chrono::duration<double, std::micro>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -65,6 +77,115 @@ double per_put_us(Run run, int reps) {
     best = std::min(best, (now_us() - t0) / reps);
   }
   return best;
+}
+
+// Each PE contributes pe + 1 + i % 7 to element i: the sum is known.
+int contribution(int pe, size_t i) {
+  return pe + 1 + static_cast<int>(i % 7);
+}
+int reduced(int n_pes, size_t i) {
+  return n_pes * (n_pes + 1) / 2 + n_pes * static_cast<int>(i % 7);
+}
+
+// Proxied collectives against the host call and MPI_Allreduce, every PE; microseconds per
+// call of the slowest PE, the best of three runs.
+void reduce_bench(const ishmemx_device_handle_t &h, int iters) {
+  const int me = ishmem_my_pe(), n_pes = ishmem_n_pes();
+  const size_t max_n = (1u << 20) / sizeof(int);
+  int *dest = static_cast<int *>(ishmem_malloc(max_n * sizeof(int)));
+  int *src = static_cast<int *>(ishmem_malloc(max_n * sizeof(int)));
+  int *failures = nullptr;
+  CHECK_GPU(gpuMalloc(&failures, sizeof(int)));
+  CHECK_GPU(gpuMemset(failures, 0, sizeof(int)));
+  std::vector<int> mine(max_n), got(max_n), mpi_out(max_n);
+  for (size_t i = 0; i < max_n; ++i) mine[i] = contribution(me, i);
+  CHECK_GPU(gpuMemcpy(src, mine.data(), max_n * sizeof(int), gpuMemcpyHostToDevice));
+  auto timed = [&](auto run, int reps) {
+    double best = 1e30;
+    for (int trial = 0; trial < 3; ++trial) {
+      ishmem_barrier_all();
+      const double t0 = now_us();
+      run(reps);
+      double us = (now_us() - t0) / reps;
+      MPI_Allreduce(MPI_IN_PLACE, &us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      best = std::min(best, us);
+    }
+    return best;
+  };
+  auto check = [&](const char *what, const int *out, size_t n, bool on_gpu) {
+    if (on_gpu) {
+      CHECK_GPU(gpuMemcpy(got.data(), out, n * sizeof(int), gpuMemcpyDeviceToHost));
+      out = got.data();
+    }
+    for (size_t i = 0; i < n; ++i)
+      if (out[i] != reduced(n_pes, i)) {
+        fprintf(stderr, "[ishmem pe %d] proxy bench: %s of %zu ints: element %zu is %d, not %d\n",
+                me, what, n, i, out[i], reduced(n_pes, i));
+        ishmem_global_exit(1);
+      }
+  };
+  if (me == 0)
+    printf(
+        "# proxied collective: int sum-reduce over the world team (%d PEs, spanning nodes), "
+        "usec per call (slowest PE, best of 3)\n%10s %12s %12s %14s\n",
+        n_pes, "bytes", "device", "host", "MPI_Allreduce");
+  std::string summary;
+  for (size_t n : {size_t(2), size_t(256), size_t(16384), max_n}) {  // 8 B to 1 MiB
+    const int reps = static_cast<int>(
+        std::max<size_t>(4, std::min<size_t>(iters / 20, (16u << 20) / (n * sizeof(int)))));
+    CHECK_GPU(gpuMemset(dest, 0, n * sizeof(int)));
+    const double dev = timed(
+        [&](int r) {
+          device_reduces<<<1, 256>>>(h, dest, src, n, r, failures);
+          CHECK_GPU(gpuGetLastError());
+          CHECK_GPU(gpuDeviceSynchronize());
+        },
+        reps);
+    int failed = 0;
+    CHECK_GPU(gpuMemcpy(&failed, failures, sizeof(int), gpuMemcpyDeviceToHost));
+    if (failed) {
+      fprintf(stderr, "[ishmem pe %d] proxy bench: %d device sum-reduces failed\n", me, failed);
+      ishmem_global_exit(1);
+    }
+    check("device sum-reduce", dest, n, true);
+    CHECK_GPU(gpuMemset(dest, 0, n * sizeof(int)));
+    const double host = timed(
+        [&](int r) {
+          for (int i = 0; i < r; ++i)
+            if (ishmem_int_sum_reduce(ISHMEM_TEAM_WORLD, dest, src, n) != ISHMEM_SUCCESS) {
+              fprintf(stderr, "[ishmem pe %d] proxy bench: host sum-reduce failed\n", me);
+              ishmem_global_exit(1);
+            }
+        },
+        reps);
+    check("host sum-reduce", dest, n, true);
+    const double mpi = timed(
+        [&](int r) {
+          for (int i = 0; i < r; ++i)
+            MPI_Allreduce(mine.data(), mpi_out.data(), static_cast<int>(n), MPI_INT, MPI_SUM,
+                          MPI_COMM_WORLD);
+        },
+        reps);
+    check("MPI_Allreduce", mpi_out.data(), n, false);
+    if (me == 0) {
+      printf("%10zu %12.2f %12.2f %14.2f\n", n * sizeof(int), dev, host, mpi);
+      gpu_bench::write_row("ishmem_device", "sum_reduce", n * sizeof(int), dev);
+      gpu_bench::write_row("ishmem_host", "sum_reduce", n * sizeof(int), host);
+      gpu_bench::write_row("mpi", "allreduce", n * sizeof(int), mpi);
+      char part[128];
+      snprintf(part, sizeof part, "%s%zu B %.1f / %.1f / %.1f", summary.empty() ? "" : "; ",
+               n * sizeof(int), dev, host, mpi);
+      summary += part;
+    }
+  }
+  if (me == 0)
+    printf(
+        "# summary proxied collective: int sum-reduce, world team spanning nodes, usec per call, "
+        "device / host / MPI_Allreduce: %s\n",
+        summary.c_str());
+  CHECK_GPU(gpuFree(failures));
+  ishmem_free(src);
+  ishmem_free(dest);
 }
 
 }  // namespace
@@ -149,6 +270,7 @@ int main(int argc, char **argv) {
     }
   }
   ishmem_barrier_all();
+  reduce_bench(h, iters);
   CHECK_GPU(gpuFree(src));
   ishmem_free(dest);
   ishmem_finalize();
