@@ -2,6 +2,9 @@
 // the call and a quiet: each kernel must launch without launch bounds (its register count
 // allows 1024 threads; on NVIDIA at most 64 registers per thread) and move its data. Every
 // kernel's register count is printed ("registers: ..."): docs/DEVICE_API.md lists them.
+// Kernels bounded to two 1024-thread blocks per multiprocessor (32 registers) that make calls
+// which can reach the proxy must build, launch and move their data too: in relocatable device
+// code those calls call the device library's request code, whose registers count against them.
 #include "gpu_test_util.h"
 
 using namespace gpu_test;
@@ -196,6 +199,66 @@ TEST(WideBlocks, Barriers) {
   run_barrier<false, true>();
   run_barrier<true, false>();
   run_barrier<true, true>();
+}
+
+// Bounded to 32 registers: every thread puts a value and adds to a counter on the right PE;
+// each block puts a slice of the source; then quiet.
+constexpr unsigned kSlice = 4096;
+template <bool HANDLE>
+__global__ void __launch_bounds__(kThreads, 2)
+    bounded(ishmemx_device_handle_t h, int *values, int *counter, char *dst, const char *src,
+            int me, int pe) {
+  const unsigned tid = blockIdx.x * blockDim.x + threadIdx.x;
+  char *d = dst + blockIdx.x * kSlice;
+  const char *s = src + blockIdx.x * kSlice;
+  if (HANDLE) {
+    ishmem_int_p(h, values + tid, me * 10000 + int(tid), pe);
+    ishmem_int_atomic_add(h, counter, 1, pe);
+    ishmemx_putmem_nbi_block(h, d, s, kSlice, pe);
+    ishmem_quiet(h);
+  } else {
+    ishmem_int_p(values + tid, me * 10000 + int(tid), pe);
+    ishmem_int_atomic_add(counter, 1, pe);
+    ishmemx_putmem_nbi_block(d, s, kSlice, pe);
+    ishmem_quiet();
+  }
+}
+
+template <bool HANDLE>
+void run_bounded() {
+  const std::string name = std::string("bounded to 32") + (HANDLE ? " (handle)" : "");
+  if (!fits(bounded<HANDLE>, name)) return;
+  const std::size_t n = kBlocks * kThreads, bytes = kBlocks * kSlice;
+  int *values = static_cast<int *>(ishmem_calloc(n + 1, sizeof(int)));
+  char *dst = static_cast<char *>(ishmem_malloc(bytes));
+  ASSERT_TRUE(values && dst) << ishmemx_last_error();
+  DeviceBuffer src(bytes);
+  std::vector<unsigned char> mine(bytes), guard(bytes, kGuard);
+  for (std::size_t i = 0; i < bytes; ++i) mine[i] = pattern(my_pe(), i);
+  to_device(src.as<unsigned char>(), mine);
+  to_device(reinterpret_cast<unsigned char *>(dst), guard);
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  bounded<HANDLE><<<kBlocks, kThreads>>>(handle(), values, values + n, dst, src.as<char>(), my_pe(),
+                                         right_pe());
+  GPU_LAUNCHED();
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  const int from = left_pe();
+  std::vector<int> got = to_host(values, n + 1);
+  ishmem_test::expect_elements(
+      got.data(), n, [&](std::size_t i) { return from * 10000 + int(i); }, name.c_str());
+  EXPECT_EQ(got[n], int(n)) << name << ": the counter";
+  std::vector<unsigned char> data = to_host(reinterpret_cast<unsigned char *>(dst), bytes);
+  ishmem_test::expect_elements(
+      data.data(), bytes, [&](std::size_t i) { return pattern(from, i); }, name.c_str());
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ishmem_free(dst);
+  ishmem_free(values);
+}
+
+TEST(WideBlocks, BoundedTo32Registers) {
+  SKIP_WITHOUT_GPU();
+  run_bounded<false>();
+  run_bounded<true>();
 }
 
 }  // namespace
