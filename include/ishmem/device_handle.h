@@ -92,7 +92,7 @@ typedef struct ishmemx_heap_map {
  * share one node: there it is a + (pe - my_pe) * stride). */
 typedef struct ishmemx_device_handle {
   char *window;       /* slot 0 of the node's heap window */
-  size_t stride;      /* bytes per slot */
+  size_t stride;      /* bytes per slot; a multiple of 4 GiB with a GPU backend */
   char *local_base;   /* this PE's heap: window + my_slot * stride */
   const int *pe_slot; /* device table PE -> slot (-1: not mapped); NULL with the host backend */
   int my_pe;

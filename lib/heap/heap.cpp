@@ -11,6 +11,10 @@ namespace ishmem::detail {
 namespace {
 
 constexpr std::uint64_t kNoOffset = ~std::uint64_t{0};
+// Device code translates a symmetric address by adding to its high 32 bits only
+// (ishmem/detail/rma_impl.h), so the slots of a heap that kernels reach are 4 GiB apart or a
+// multiple of that. This costs only address space: memory is committed by capacity.
+constexpr std::size_t kDeviceSlotUnit = std::size_t{1} << 32;
 
 }  // namespace
 
@@ -24,8 +28,9 @@ Heap::Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap 
   check_ = std::make_unique<CollectiveCheck>(boot, *control_);
   agreed_setup_step(boot.world(), "reserving the heap", [&] {
     window_ = std::make_unique<SymmetricHeap>(*backend_, mesh, boot, config.symmetric_size,
-                                              config.chunk_size);
-    allocator_ = std::make_unique<Allocator>(window_->stride());
+                                              config.chunk_size,
+                                              backend_->host_accessible() ? 0 : kDeviceSlotUnit);
+    allocator_ = std::make_unique<Allocator>(window_->capacity());
   });
   if (boot.topology().n_nodes > 1 && !off_node_served(config, *backend_)) {
     agreed_setup_step(boot.world(), "creating the MPI window", [&] {
@@ -165,11 +170,11 @@ std::size_t Heap::allocate(std::size_t size, std::size_t align, const char *fn) 
 std::uint64_t Heap::offset_of(const void *ptr) const {
   if (!ptr) return kNoOffset;
   std::size_t off = static_cast<const char *>(ptr) - local_base();
-  return off < stride() ? off : kNoOffset - 1;
+  return off < capacity() ? off : kNoOffset - 1;
 }
 
 std::size_t Heap::checked_block(std::uint64_t off, const void *ptr, const char *fn) const {
-  std::size_t size = off < stride() ? allocator_->block_size(off) : 0;
+  std::size_t size = off < capacity() ? allocator_->block_size(off) : 0;
   if (size == 0)
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s(%p): not an address returned by ishmem_malloc", fn, ptr);
   return size;

@@ -56,6 +56,7 @@ class Heap {
 
   char *window() const { return window_->window(); }
   std::size_t stride() const { return window_->stride(); }
+  std::size_t capacity() const { return window_->capacity(); }
   char *local_base() const { return window_->local_base(); }
   std::size_t committed() const { return window_->committed(); }
   // The live blocks (ISHMEM_DEBUG=1 checks against them). Changed only by the calls above.

@@ -19,19 +19,25 @@ std::size_t round_up(std::size_t value, std::size_t unit) {
 }  // namespace
 
 SymmetricHeap::SymmetricHeap(Backend &backend, PeerMesh &mesh, const MpiBootstrap &boot,
-                             std::size_t capacity, std::size_t min_growth)
+                             std::size_t capacity, std::size_t min_growth, std::size_t slot_unit)
     : backend_(backend),
       mesh_(mesh),
       boot_(boot),
       my_slot_(boot.topology().local_rank),
       n_slots_(boot.topology().n_local),
-      stride_(round_up(capacity, backend.granularity())),
+      capacity_(round_up(capacity, backend.granularity())),
+      stride_(slot_unit ? round_up(capacity_, slot_unit) : capacity_),
       min_growth_(round_up(min_growth, backend.granularity())),
       base_align_(stride_ & (~stride_ + 1)) {
   // Reserve room to start the window at a multiple of base_align_: the reservation itself is
   // only page (or GPU granule) aligned, and ishmem_align promises aligned addresses.
   const std::size_t room = base_align_ > backend.granularity() ? base_align_ : 0;
-  if (stride_ > (SIZE_MAX - room) / static_cast<std::size_t>(n_slots_))
+  if (slot_unit % backend.granularity() != 0)
+    fail(ISHMEM_ERR_INTERNAL,
+         "a heap slot unit of %zu bytes is no multiple of the %s backend's "
+         "granularity (%zu)",
+         slot_unit, backend.name(), backend.granularity());
+  if (stride_ < capacity_ || stride_ > (SIZE_MAX - room) / static_cast<std::size_t>(n_slots_))
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_SYMMETRIC_SIZE=%zu times %d local PEs overflows", capacity,
          n_slots_);
   reserved_bytes_ = stride_ * static_cast<std::size_t>(n_slots_) + room;
@@ -57,13 +63,13 @@ void SymmetricHeap::set_transport(MpiTransport *transport) {
 
 void SymmetricHeap::commit(std::size_t bytes) {
   if (bytes <= committed_) return;
-  if (bytes > stride_)
+  if (bytes > capacity_)
     fail(ISHMEM_ERR_NOMEM, "heap needs %zu bytes, more than ISHMEM_SYMMETRIC_SIZE (%zu)", bytes,
-         stride_);
+         capacity_);
   const std::size_t granule = backend_.granularity();
   std::size_t growth = round_up(bytes - committed_, granule);
   if (growth < min_growth_) growth = min_growth_;
-  if (growth > stride_ - committed_) growth = stride_ - committed_;
+  if (growth > capacity_ - committed_) growth = capacity_ - committed_;
 
   // This step's chunks, all the same on every PE. Chunks are at most kMaxChunkBytes unless the
   // growth would then need more fds than one message carries: then they grow instead, so that

@@ -25,14 +25,17 @@ class SymmetricHeap {
   // then its chunks are larger, since all fds of one growth step travel in one message.
   static constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 30;
 
-  // Reserves the window. `capacity` is rounded up to the backend's granularity.
+  // Reserves the window. `capacity` is rounded up to the backend's granularity, and the stride
+  // to a multiple of `slot_unit` (0: the granularity), which must be one of the granularity.
   SymmetricHeap(Backend &backend, PeerMesh &mesh, const MpiBootstrap &boot, std::size_t capacity,
-                std::size_t min_growth);
+                std::size_t min_growth, std::size_t slot_unit = 0);
   ~SymmetricHeap();
   SymmetricHeap(const SymmetricHeap &) = delete;
   SymmetricHeap &operator=(const SymmetricHeap &) = delete;
 
   char *window() const { return window_; }
+  // The most this PE's heap may hold; slots may be further apart (stride >= capacity).
+  std::size_t capacity() const { return capacity_; }
   std::size_t stride() const { return stride_; }
   // Every slot starts at a multiple of this (the largest power of two dividing the stride), so
   // an offset aligned to it or less gives an equally aligned address on every PE.
@@ -90,6 +93,7 @@ class SymmetricHeap {
   const MpiBootstrap &boot_;
   int my_slot_;
   int n_slots_;
+  std::size_t capacity_;
   std::size_t stride_;
   std::size_t min_growth_;
   std::size_t base_align_;

@@ -166,10 +166,14 @@ ishmemx_device_handle_t device_handle(const FastPath &fast) {
 void gpu_runtime_init(Runtime &rt, const FastPath &fast) {
   GpuBackend *gpu = gpu_backend(rt);
   if (!gpu) return;
-  // The device calls translate node-local addresses as a + (pe - my_pe) * stride
-  // (ishmem/device.h); PEs of other nodes go through the device proxy.
+  // The device calls translate node-local addresses as a + (pe - my_pe) * stride, adding to
+  // the high 32 bits only (ishmem/detail/rma_impl.h); PEs of other nodes go through the device
+  // proxy.
   if (!fast.contiguous || fast.first_local_pe + fast.my_slot != fast.my_pe)
     fail(ISHMEM_ERR_INTERNAL, "a GPU heap needs its node's PEs numbered by slot");
+  if (fast.stride % (std::size_t{1} << 32) != 0)
+    fail(ISHMEM_ERR_INTERNAL, "a GPU heap's slots are %zu bytes apart, not a multiple of 4 GiB",
+         fast.stride);
   auto state = std::make_unique<GpuRuntime>();
   state->backend = gpu;
   // The PE -> slot table in device memory, for layouts that are not contiguous.

@@ -224,7 +224,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   sync_all(*rt, CollectiveOp::init);
   watch_configure(rt->boot->world(), rt->config.collective_timeout, "ISHMEM_COLLECTIVE_TIMEOUT");
   log(LogLevel::info, "initialized: %d PEs, %d on this node (slot %d), %s backend, heap %zu bytes",
-      topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->stride());
+      topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->capacity());
   g_rt = rt.release();
   g_fast = fast;
   watch_serve(serve_static_data);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -112,8 +113,8 @@ struct Outcome {
 
 class Heap : public ::testing::Test {
  protected:
-  void make_heap(std::size_t capacity) {
-    heap_ = std::make_unique<SymmetricHeap>(backend_, mesh_, boot_, capacity, 1 << 20);
+  void make_heap(std::size_t capacity, std::size_t slot_unit = 0) {
+    heap_ = std::make_unique<SymmetricHeap>(backend_, mesh_, boot_, capacity, 1 << 20, slot_unit);
     transport_ = std::make_unique<FaultyTransport>();
     heap_->set_transport(transport_.get());
     fds_before_ = open_fd_count();
@@ -282,6 +283,33 @@ TEST_F(Heap, GrowthBeyondSixteenGiBInOneStep) {
   // The rest of the heap in a second step, with 1 GiB chunks again.
   expect_commit_works(20 * kGiB);
   EXPECT_EQ(heap_->committed(), 20 * kGiB);
+}
+
+TEST_F(Heap, SlotsFartherApartThanTheCapacityKeepItsLimit) {
+  // Slots 4 GiB apart, as a GPU heap's are (device code then adds to an address's high word
+  // only), here over the host backend: the stride grows; the capacity and commits do not.
+  const std::size_t capacity = (64 << 20) + 1, granule = backend_.granularity();
+  const std::size_t rounded = (capacity + granule - 1) / granule * granule;
+  make_heap(capacity, 4 * kGiB);
+  EXPECT_EQ(heap_->stride(), 4 * kGiB);
+  EXPECT_EQ(heap_->capacity(), rounded);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(heap_->window()) % (4 * kGiB), 0u);
+  expect_commit_works(rounded);  // the last int of each peer's capacity, read through its slot
+  EXPECT_EQ(heap_->committed(), rounded);
+  Outcome past = commit(rounded + 1);
+  EXPECT_EQ(past.code, ISHMEM_ERR_NOMEM);
+  EXPECT_NE(past.what.find("more than ISHMEM_SYMMETRIC_SIZE"), std::string::npos) << past.what;
+  EXPECT_EQ(heap_->committed(), rounded);
+}
+
+TEST_F(Heap, SlotUnitThatIsNoMultipleOfTheGranularityIsRefused) {
+  try {
+    make_heap(64 << 20, backend_.granularity() + 1);
+    ADD_FAILURE() << "a slot unit of granularity + 1 was taken";
+  } catch (const Error &e) {
+    EXPECT_EQ(e.code(), ISHMEM_ERR_INTERNAL);
+    EXPECT_NE(std::string(e.what()).find("no multiple of the"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

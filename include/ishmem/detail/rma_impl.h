@@ -18,10 +18,23 @@ typedef ishmemx_device_handle_t Handle;
 
 #ifdef ISHMEMI_GPU
 /* The address of symmetric `sym` on `pe`. GPU heaps span one node whose PEs are numbered
- * like their slots (the runtime checks this), so slot(pe) - my_slot = pe - my_pe: one
- * multiply-add, and no table load, which keeps ishmem_p as cheap as a raw store. */
+ * like their slots, and their slots are a multiple of 4 GiB apart (the runtime checks both),
+ * so the address moves by (pe - my_pe) * stride in its high 32 bits only: no table load and
+ * one 32-bit add per address. The add is written in PTX on NVIDIA GPUs because NVVM turns the
+ * C form back into a 64-bit add, which costs ishmem_p 20% over a raw store in a store loop
+ * (docs/PERFORMANCE.md); the twins compute the same address. */
 ISHMEMI_FN char *peer(const Handle &h, const void *sym, int pe) {
-  return (char *)sym + (ptrdiff_t)(pe - h.my_pe) * (ptrdiff_t)h.stride;
+  const unsigned high_delta = (unsigned)(pe - h.my_pe) * (unsigned)(h.stride >> 32);
+#ifdef ISHMEMI_GPU_AMD
+  return (char *)sym + ((unsigned long long)high_delta << 32);
+#else
+  unsigned long long address;
+  asm("{\n\t.reg .u32 lo, hi;\n\tmov.b64 {lo, hi}, %1;\n\tadd.u32 hi, hi, %2;\n\t"
+      "mov.b64 %0, {lo, hi};\n\t}"
+      : "=l"(address)
+      : "l"((unsigned long long)sym), "r"(high_delta));
+  return (char *)address;
+#endif
 }
 
 template <class G, bool NBI>
