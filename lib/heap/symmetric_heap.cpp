@@ -28,13 +28,15 @@ SymmetricHeap::SymmetricHeap(Backend &backend, PeerMesh &mesh, const MpiBootstra
       capacity_(round_up(capacity, backend.granularity())),
       stride_(slot_unit ? round_up(capacity_, slot_unit) : capacity_),
       min_growth_(round_up(min_growth, backend.granularity())),
-      base_align_(stride_ & (~stride_ + 1)) {
-  // Reserve room to start the window at a multiple of base_align_: the reservation itself is
-  // only page (or GPU granule) aligned, and ishmem_align promises aligned addresses.
-  const std::size_t room = base_align_ > backend.granularity() ? base_align_ : 0;
-  if (slot_unit % backend.granularity() != 0)
+      base_align_(capacity_ & (~capacity_ + 1)) {
+  // Reserve room to start the window at a multiple of the largest power of two dividing the
+  // stride, which base_align_ divides: the reservation itself is only page (or GPU granule)
+  // aligned, and ishmem_align promises equally aligned addresses on every PE.
+  const std::size_t window_align = stride_ & (~stride_ + 1);
+  const std::size_t room = window_align > backend.granularity() ? window_align : 0;
+  if (slot_unit % backend.granularity() != 0 || (slot_unit & (slot_unit - 1)) != 0)
     fail(ISHMEM_ERR_INTERNAL,
-         "a heap slot unit of %zu bytes is no multiple of the %s backend's "
+         "a heap slot unit of %zu bytes is no power-of-two multiple of the %s backend's "
          "granularity (%zu)",
          slot_unit, backend.name(), backend.granularity());
   if (stride_ < capacity_ || stride_ > (SIZE_MAX - room) / static_cast<std::size_t>(n_slots_))
@@ -42,8 +44,8 @@ SymmetricHeap::SymmetricHeap(Backend &backend, PeerMesh &mesh, const MpiBootstra
          n_slots_);
   reserved_bytes_ = stride_ * static_cast<std::size_t>(n_slots_) + room;
   reservation_ = static_cast<char *>(backend_.reserve(reserved_bytes_));
-  const std::size_t misalign = reinterpret_cast<std::uintptr_t>(reservation_) % base_align_;
-  window_ = reservation_ + (misalign ? base_align_ - misalign : 0);
+  const std::size_t misalign = reinterpret_cast<std::uintptr_t>(reservation_) % window_align;
+  window_ = reservation_ + (misalign ? window_align - misalign : 0);
 }
 
 SymmetricHeap::~SymmetricHeap() {

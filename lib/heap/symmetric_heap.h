@@ -26,7 +26,8 @@ class SymmetricHeap {
   static constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 30;
 
   // Reserves the window. `capacity` is rounded up to the backend's granularity, and the stride
-  // to a multiple of `slot_unit` (0: the granularity), which must be one of the granularity.
+  // to a multiple of `slot_unit` (0: the granularity), a power of two and a multiple of the
+  // granularity.
   SymmetricHeap(Backend &backend, PeerMesh &mesh, const MpiBootstrap &boot, std::size_t capacity,
                 std::size_t min_growth, std::size_t slot_unit = 0);
   ~SymmetricHeap();
@@ -37,8 +38,9 @@ class SymmetricHeap {
   // The most this PE's heap may hold; slots may be further apart (stride >= capacity).
   std::size_t capacity() const { return capacity_; }
   std::size_t stride() const { return stride_; }
-  // Every slot starts at a multiple of this (the largest power of two dividing the stride), so
-  // an offset aligned to it or less gives an equally aligned address on every PE.
+  // Every slot starts at a multiple of this (the largest power of two dividing the capacity,
+  // which divides the stride's), so an offset aligned to it or less gives an equally aligned
+  // address on every PE.
   std::size_t base_alignment() const { return base_align_; }
   char *local_base() const { return window_ + stride_ * static_cast<std::size_t>(my_slot_); }
   std::size_t committed() const { return committed_; }

@@ -79,7 +79,8 @@ int main(int argc, char **argv) {
     printf("ishmem %s (OpenSHMEM %d.%d, vendor %s)\n", ISHMEMX_VERSION_STRING, major, minor, name);
     printf("backend: %s\n", ishmemx_backend_name());
     printf("PEs: %d on %d node(s)\n", topo.n_pes, topo.n_nodes);
-    printf("heap: %zu bytes per PE (window of %d slots)\n", rt.heap->stride(), topo.n_local);
+    printf("heap: %zu bytes per PE (window of %d slots, %zu bytes apart)\n", rt.heap->capacity(),
+           topo.n_local, rt.heap->stride());
     printf("\n%-6s %-10s %-6s %-8s %s\n", "PE", "node", "slot", "pid", "placement");
     for (const Row &r : rows)
       printf("%-6d %-10s %-6d %-8d %s\n", r.pe, ("pe" + std::to_string(r.node)).c_str(), r.slot,

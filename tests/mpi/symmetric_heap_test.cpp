@@ -302,13 +302,18 @@ TEST_F(Heap, SlotsFartherApartThanTheCapacityKeepItsLimit) {
   EXPECT_EQ(heap_->committed(), rounded);
 }
 
-TEST_F(Heap, SlotUnitThatIsNoMultipleOfTheGranularityIsRefused) {
-  try {
-    make_heap(64 << 20, backend_.granularity() + 1);
-    ADD_FAILURE() << "a slot unit of granularity + 1 was taken";
-  } catch (const Error &e) {
-    EXPECT_EQ(e.code(), ISHMEM_ERR_INTERNAL);
-    EXPECT_NE(std::string(e.what()).find("no multiple of the"), std::string::npos) << e.what();
+TEST_F(Heap, SlotUnitThatIsNoPowerOfTwoMultipleOfTheGranularityIsRefused) {
+  // Not a multiple, then a multiple that is no power of two (slots must stay aligned to the
+  // largest power of two dividing the capacity).
+  for (std::size_t unit : {backend_.granularity() + 1, 3 * backend_.granularity()}) {
+    try {
+      make_heap(64 << 20, unit);
+      ADD_FAILURE() << "a slot unit of " << unit << " bytes was taken";
+    } catch (const Error &e) {
+      EXPECT_EQ(e.code(), ISHMEM_ERR_INTERNAL);
+      EXPECT_NE(std::string(e.what()).find("no power-of-two multiple of the"), std::string::npos)
+          << e.what();
+    }
   }
 }
 

@@ -26,7 +26,8 @@ typedef ishmemx_device_handle_t Handle;
 ISHMEMI_FN char *peer(const Handle &h, const void *sym, int pe) {
   const unsigned high_delta = (unsigned)(pe - h.my_pe) * (unsigned)(h.stride >> 32);
 #ifdef ISHMEMI_GPU_AMD
-  return (char *)sym + ((unsigned long long)high_delta << 32);
+  /* In integers: a pointer plus an unsigned offset of 2^63 or more is undefined behaviour. */
+  return (char *)((unsigned long long)sym + ((unsigned long long)high_delta << 32));
 #else
   unsigned long long address;
   asm("{\n\t.reg .u32 lo, hi;\n\tmov.b64 {lo, hi}, %1;\n\tadd.u32 hi, hi, %2;\n\t"
