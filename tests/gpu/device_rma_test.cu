@@ -3,6 +3,7 @@
 // to and gets from its right neighbour, so with 2 and 4 PEs on one GPU each mapping of a
 // peer's heap is exercised.
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 
 #include "gpu_test_util.h"
@@ -297,6 +298,65 @@ TEST(DeviceQuiet, DataBeforeFlag) {
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   ishmem_free(flag);
   ishmem_free(data);
+}
+
+// ---- A heap larger than 4 GiB ----------------------------------------------------------------
+// Run by gpu_rma_heap5g_np4 (ISHMEM_SYMMETRIC_SIZE=5G, ISHMEM_TEST_HEAP_STRIDE=8 GiB): the
+// slots are 8 GiB apart, so the translation adds twice the slot distance to an address's high
+// word, and a block reaches past 4 GiB inside its slot. The copies straddle that point.
+
+__global__ void move_across_4gib(ishmemx_device_handle_t h, bool use_handle, bool get, char *sym,
+                                 char *local, std::size_t n, int peer) {
+  if (use_handle) {
+    if (get)
+      ishmemx_getmem_block(h, local, sym, n, peer);
+    else
+      ishmemx_putmem_block(h, sym, local, n, peer);
+    if (threadIdx.x == 0) ishmem_quiet(h);
+  } else {
+    if (get)
+      ishmemx_getmem_block(local, sym, n, peer);
+    else
+      ishmemx_putmem_block(sym, local, n, peer);
+    if (threadIdx.x == 0) ishmem_quiet();
+  }
+}
+
+TEST(DeviceLargeHeap, SlotsEightGiBApart) {
+  SKIP_WITHOUT_GPU();
+  const char *stride = std::getenv("ISHMEM_TEST_HEAP_STRIDE");
+  if (!stride) GTEST_SKIP() << "run by gpu_rma_heap5g_np4, with a heap larger than 4 GiB";
+  const ishmemx_device_handle_t h = handle();
+  ASSERT_EQ(h.stride, std::strtoull(stride, nullptr, 10));
+  const std::size_t four_gib = std::size_t{1} << 32, n = 1 << 17, at = four_gib - n / 2;
+  char *block = static_cast<char *>(ishmem_malloc(at + n));
+  ASSERT_NE(block, nullptr) << ishmemx_last_error();
+  std::vector<unsigned char> mine(n);
+  for (std::size_t i = 0; i < n; ++i) mine[i] = pattern(my_pe(), i);
+  DeviceBuffer local(n);
+  for (bool use_handle : {false, true}) {
+    SCOPED_TRACE(use_handle ? "handle form" : "no-argument form");
+    // Put this PE's bytes into the right neighbour's copy; find the left one's in this copy.
+    to_device(local.as<unsigned char>(), mine);
+    ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+    move_across_4gib<<<1, 256>>>(h, use_handle, false, block + at, local.as<char>(), n, right_pe());
+    ASSERT_TRUE(GPU_LAUNCHED());
+    ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+    std::vector<unsigned char> got = to_host(reinterpret_cast<unsigned char *>(block + at), n);
+    const int left = left_pe();
+    ishmem_test::expect_elements(
+        got.data(), n, [left](std::size_t i) { return pattern(left, i); }, "put across 4 GiB");
+    // Get the right neighbour's copy, which holds this PE's bytes.
+    GPU_OK(gpuMemset(local.ptr, 0, n));
+    move_across_4gib<<<1, 256>>>(h, use_handle, true, block + at, local.as<char>(), n, right_pe());
+    ASSERT_TRUE(GPU_LAUNCHED());
+    got = to_host(local.as<unsigned char>(), n);
+    const int me = my_pe();
+    ishmem_test::expect_elements(
+        got.data(), n, [me](std::size_t i) { return pattern(me, i); }, "get across 4 GiB");
+    ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  }
+  ishmem_free(block);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -32,13 +33,14 @@ class RecordingBackend final : public Backend {
  public:
   std::string events;
   bool fail_quiesce = false;
+  bool device_like = false;              // not host-accessible, as a GPU backend's memory is
   std::size_t budget = ~std::size_t{0};  // bytes this PE may map into its own slot
   char *own_slot = nullptr;              // set once the heap exists
   std::size_t own_bytes = 0, stride = 0;
 
   const char *name() const override { return "recording-host"; }
   std::size_t granularity() const override { return host_->granularity(); }
-  bool host_accessible() const override { return true; }
+  bool host_accessible() const override { return !device_like; }
   void *reserve(std::size_t bytes) override { return host_->reserve(bytes); }
   void unreserve(void *base, std::size_t bytes) override { host_->unreserve(base, bytes); }
   ChunkHandle create(std::size_t bytes) override {
@@ -86,13 +88,15 @@ struct Outcome {
 
 class HeapPolicy : public ::testing::Test {
  protected:
-  void make_heap(std::size_t threshold, long interval) {
+  void make_heap(std::size_t threshold, long interval, bool device_like = false,
+                 std::size_t symmetric_size = 2048 * kMiB) {
     Config config = load_config();
-    config.symmetric_size = 2048 * kMiB;
+    config.symmetric_size = symmetric_size;
     config.chunk_size = 2 * kMiB;
     config.trim_threshold = threshold;
     config.trim_interval = interval;
     auto owned = std::make_unique<RecordingBackend>();
+    owned->device_like = device_like;
     backend_ = owned.get();
     heap_ = std::make_unique<Heap>(std::move(owned), mesh_, boot_, config);
     backend_->own_slot = heap_->local_base();
@@ -278,6 +282,63 @@ TEST_F(HeapPolicy, FailedGrowthReleasesKeptMemory) {
   void *p = heap_->malloc(200 * kMiB);
   EXPECT_NE(p, nullptr);
   heap_->free(p);
+}
+
+// A heap that kernels reach has slots 4 GiB apart (device code adds to an address's high word
+// only). Its limits stay those of ISHMEM_SYMMETRIC_SIZE: the largest block, the alignment, the
+// addresses that count as the heap's; and calloc zeroes through the backend, which is the only
+// way into memory the host cannot reach.
+TEST_F(HeapPolicy, DeviceSlotsKeepTheCapacityAsTheLimit) {
+  constexpr std::size_t kGiB = std::size_t{1} << 30;
+  make_heap(64 * kMiB, 64, true, 64 * kMiB);
+  ASSERT_EQ(heap_->stride(), 4 * kGiB);
+  ASSERT_EQ(heap_->capacity(), 64 * kMiB);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(heap_->window()) % (4 * kGiB), 0u);
+
+  Outcome got = attempt([&] { heap_->align(128 * kMiB, kMiB); });
+  EXPECT_EQ(got.code, ISHMEM_ERR_INVALID_ARG) << got.what;
+  EXPECT_NE(got.what.find("exceeds the heap's base alignment 67108864"), std::string::npos)
+      << got.what;
+  got = attempt([&] { heap_->malloc(64 * kMiB + 1); });
+  EXPECT_EQ(got.code, ISHMEM_ERR_NOMEM) << got.what;
+  EXPECT_NE(got.what.find("of 67108864 bytes in use"), std::string::npos) << got.what;
+  EXPECT_EQ(heap_->committed(), 0u);
+
+  // The whole capacity in one block, aligned as far as the capacity allows.
+  char *all = static_cast<char *>(heap_->align(64 * kMiB, 64 * kMiB));
+  ASSERT_EQ(all, heap_->local_base());
+  EXPECT_EQ(heap_->committed(), 64 * kMiB);
+  // Each PE writes its number into the block's last ints in every node-local PE's copy,
+  // through the slots 4 GiB apart; each then finds every writer's number in its own copy.
+  const Topology &topo = boot_.topology();
+  ASSERT_LE(topo.n_local, 16);
+  for (int slot = 0; slot < topo.n_local; ++slot) {
+    char *copy = heap_->window() + slot * heap_->stride();
+    reinterpret_cast<int *>(copy + 64 * kMiB)[topo.local_rank - 16] = 1000 + topo.my_pe;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int *last = reinterpret_cast<const int *>(all + 64 * kMiB) - 16;
+  for (int slot = 0; slot < topo.n_local; ++slot)
+    EXPECT_EQ(last[slot], 1000 + topo.local_pes[slot]) << "from local slot " << slot;
+  heap_->free(all);
+
+  // Past the capacity, inside the slot: not the heap's, on every PE.
+  got = attempt([&] { heap_->free(heap_->local_base() + 64 * kMiB); });
+  EXPECT_EQ(got.code, ISHMEM_ERR_NOT_SYMMETRIC) << got.what;
+
+  // calloc over memory that a freed block left dirty, reused without remapping.
+  char *dirty = static_cast<char *>(heap_->malloc(3 * kMiB));
+  std::memset(dirty, 0xa5, 3 * kMiB);
+  heap_->free(dirty);
+  backend_->events.clear();
+  char *zeroed = static_cast<char *>(heap_->calloc(3, kMiB));
+  ASSERT_EQ(zeroed, dirty);
+  EXPECT_EQ(count('C'), 0) << backend_->events;
+  EXPECT_EQ(count('K'), 3) << "zeroed without the backend's copy: " << backend_->events;
+  std::size_t nonzero = 0;
+  for (std::size_t i = 0; i < 3 * kMiB; ++i) nonzero += zeroed[i] != 0;
+  EXPECT_EQ(nonzero, 0u);
+  heap_->free(zeroed);
 }
 
 }  // namespace
