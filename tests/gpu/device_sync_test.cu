@@ -1,8 +1,8 @@
 // Device synchronization: atomics for every AMO type (both forms), contention on one word, a
 // compare-and-swap lock, signal ping-pong with data checks, every wait/test call for every
-// type, a message-passing litmus test, device barriers mixed with stream barriers, and the
-// stream-ordered signal calls. Built with ISHMEMX_DEVICE_WAIT_LIMIT, so a lost signal or a
-// barrier that never completes fails the test instead of hanging it.
+// type, a message-passing litmus test, device barriers mixed with stream barriers, the
+// stream-ordered signal calls, and waits that give up. Built with ISHMEMX_DEVICE_WAIT_LIMIT,
+// so a lost signal or a barrier that never completes fails the test instead of hanging it.
 //
 // Several PEs share one GPU here: their kernels are time-sliced, so a kernel waiting for
 // another PE's kernel waits for the GPU to switch (milliseconds). Tests that need real
@@ -730,6 +730,63 @@ TEST(DeviceSignal, OnStream) {
   GPU_OK(gpuStreamDestroy(s));
   ishmem_free(sig);
   ishmem_free(buf);
+}
+
+// ---- ISHMEMX_DEVICE_WAIT_LIMIT --------------------------------------------------------------
+// This program is built with a wait limit of 10^10 clocks: each kind of wait on a value that
+// never comes gives up after it, with the result that says it was not satisfied.
+
+constexpr long long kWaitLimit = ISHMEMX_DEVICE_WAIT_LIMIT;
+
+__global__ void waits_that_give_up(uint64_t *sig, int *ivars, size_t *indices,
+                                   unsigned long long *result, long long *elapsed) {
+  const long long start = clock64();
+  unsigned long long r = 0;
+  switch (blockIdx.x) {
+    case 0:
+      r = ishmem_signal_wait_until(sig, ISHMEM_CMP_GE, 1);
+      break;
+    case 1:
+      r = (unsigned)ishmem_int_wait_until(ivars, ISHMEM_CMP_EQ, 1);
+      break;
+    case 2:
+      r = (unsigned)ishmem_int_wait_until_all(ivars, 2, nullptr, ISHMEM_CMP_EQ, 1);
+      break;
+    case 3:
+      r = ishmem_int_wait_until_any(ivars, 2, nullptr, ISHMEM_CMP_EQ, 1);
+      break;
+    default:
+      r = ishmem_int_wait_until_some(ivars, 2, indices, nullptr, ISHMEM_CMP_EQ, 1);
+      break;
+  }
+  result[blockIdx.x] = r;
+  elapsed[blockIdx.x] = clock64() - start;
+}
+
+TEST(DeviceWaitLimit, WaitsGiveUpWithTheirNotSatisfiedResult) {
+  SKIP_WITHOUT_GPU();
+  auto *sig = static_cast<uint64_t *>(ishmem_calloc(1, sizeof(uint64_t)));
+  int *ivars = static_cast<int *>(ishmem_calloc(2, sizeof(int)));
+  ASSERT_TRUE(sig && ivars);
+  constexpr int kWaits = 5;
+  DeviceBuffer indices(2 * sizeof(size_t)), result(kWaits * sizeof(unsigned long long)),
+      elapsed(kWaits * sizeof(long long));
+  waits_that_give_up<<<kWaits, 1>>>(sig, ivars, indices.as<size_t>(),
+                                    result.as<unsigned long long>(), elapsed.as<long long>());
+  ASSERT_TRUE(GPU_LAUNCHED());
+  const std::vector<unsigned long long> got = to_host(result.as<unsigned long long>(), kWaits);
+  const unsigned long long timeout = static_cast<unsigned>(ISHMEM_ERR_TIMEOUT);
+  const unsigned long long expected[kWaits] = {0, timeout, timeout, SIZE_MAX, 0};
+  const char *names[kWaits] = {"signal_wait_until", "int_wait_until", "int_wait_until_all",
+                               "int_wait_until_any", "int_wait_until_some"};
+  const std::vector<long long> took = to_host(elapsed.as<long long>(), kWaits);
+  for (int w = 0; w < kWaits; ++w) {
+    EXPECT_EQ(got[w], expected[w]) << names[w];
+    EXPECT_GE(took[w], kWaitLimit) << names[w] << " gave up before the limit";
+  }
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ishmem_free(ivars);
+  ishmem_free(sig);
 }
 
 }  // namespace
