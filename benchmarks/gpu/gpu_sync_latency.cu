@@ -4,8 +4,9 @@
 //    atomicAdd_system / atomicCAS_system on the same mapped address beside them;
 //  - signal ping-pong between two blocks of ONE kernel of PE 0 (through PE 0's own heap, with
 //    the same calls a peer would use), against the reference: a raw store to the other
-//    block's flag + __threadfence_system() + a volatile spin (and, for 8 bytes of data, its
-//    twin: data store + fence + flag store); then put-with-signal by size;
+//    block's flag + __threadfence_system() + a volatile spin (for 8 bytes of data: data store
+//    + fence + flag store), and put-with-signal written by hand (the 8 bytes loaded and
+//    stored, the flag stored with release order, acquire polls); then put-with-signal by size;
 //  - the same two ping-pongs between PE 0's and PE 1's kernels. Two processes' kernels share
 //    the GPU by time slicing (no MPS), so this measures the GPU's switching, not the path;
 //  - barriers: PE 0's kernel in device barriers while the other PEs use
