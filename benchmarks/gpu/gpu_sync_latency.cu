@@ -97,8 +97,9 @@ std::vector<double> time_amos(unsigned long long *sym, unsigned long long *raw, 
 // the waits do); kRawLoaded, kRawRelease with the 8 bytes loaded from the source buffer first,
 // as a put must; kRawTwin, kRawLoaded polled with acquire loads: put-with-signal and its wait
 // written by hand. Every mode uses the same words (the signal words, the data slots, the
-// source): on one GPU, which L2 partition a line falls in moves a round trip by more than the
-// calls' own cost, so modes on different allocations would compare placements, not code.
+// source): where a line falls (shared with what, in which L2 partition) can move a round
+// trip by more than the calls' own cost, so modes on different words would compare
+// placements, not code.
 enum PingMode {
   kRaw,
   kSignal0,
