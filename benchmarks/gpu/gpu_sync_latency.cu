@@ -13,7 +13,10 @@
 //    ishmemx_barrier_all_on_stream; every PE in device barriers (time-sliced again); every
 //    PE on streams; host ishmem_barrier_all.
 // Each figure is the median of interleaved rounds, timed with events.
-//   usage: mpirun -np 2 ishmem-gpu-bench-sync [--ops N] [--iters N] [--cross-iters N]
+// ishmem-gpu-bench-sync-node-local is the same program with its kernels built with
+// ISHMEMX_DEVICE_NODE_LOCAL (no call into the device library for the host proxy).
+//   usage: mpirun -np 2 ishmem-gpu-bench-sync[-node-local] [--ops N] [--iters N]
+//          [--cross-iters N]
 #include <chrono>
 
 #include "gpu_bench.h"
@@ -21,6 +24,12 @@
 using namespace gpu_bench;
 
 namespace {
+
+#ifdef ISHMEMX_DEVICE_NODE_LOCAL
+const char *const kBuild = " (node-local build)";
+#else
+const char *const kBuild = "";
+#endif
 
 // ---- Atomics ------------------------------------------------------------------------------------
 
@@ -298,9 +307,10 @@ int main(int argc, char **argv) {
       write_row(raw ? "raw_atomic" : "ishmem", amo_name(m) + (raw ? 4 : 0), 8, t[m]);
     }
     printf(
-        "# summary atomics: fetch_add %.3f us, compare_swap %.3f us, swap %.3f us, fetch %.3f "
+        "# summary atomics%s: fetch_add %.3f us, compare_swap %.3f us, swap %.3f us, fetch %.3f "
         "us, add (no fetch) %.3f us/op; raw atomicAdd_system %.3f us, atomicCAS_system %.3f us\n",
-        t[kFetchAdd], t[kCompareSwap], t[kSwap], t[kFetch], t[kAdd], t[kRawFetchAdd], t[kRawCas]);
+        kBuild, t[kFetchAdd], t[kCompareSwap], t[kSwap], t[kFetch], t[kAdd], t[kRawFetchAdd],
+        t[kRawCas]);
 
     // Ping-pong between two blocks of one kernel, through this PE's heap.
     PingArgs a{sigs, data, src, slot, 8, 0, iters, me, true, status};
@@ -333,22 +343,23 @@ int main(int argc, char **argv) {
     int st = 0;
     BENCH_GPU(gpuMemcpy(&st, status, sizeof st, gpuMemcpyDeviceToHost));
     printf(
-        "# summary signal: ping-pong round trip, two blocks of one kernel: raw store+fence+spin "
+        "# summary signal%s: ping-pong round trip, two blocks of one kernel: raw store+fence+spin "
         "%.3f us, putmem_signal 0 B %.3f us; raw 8 B+fence+flag %.3f us, putmem_signal 8 B "
         "%.3f us (ratio %.3f)%s\n",
-        raw_rt, sig0_rt, raw8_rt, sig8_rt, sig8_rt / raw8_rt, st ? " (SOME ROUNDS TIMED OUT)" : "");
+        kBuild, raw_rt, sig0_rt, raw8_rt, sig8_rt, sig8_rt / raw8_rt,
+        st ? " (SOME ROUNDS TIMED OUT)" : "");
     double ratio = sig0_rt / raw_rt;
     printf(
-        "# target signal: signal ping-pong round trip %.3f us vs raw store+fence+spin %.3f us "
+        "# target signal%s: signal ping-pong round trip %.3f us vs raw store+fence+spin %.3f us "
         "in the same run: ratio %.3f (target <= 1.2: %s)\n",
-        sig0_rt, raw_rt, ratio, ratio <= 1.2 && !st ? "met" : "NOT met");
+        kBuild, sig0_rt, raw_rt, ratio, ratio <= 1.2 && !st ? "met" : "NOT met");
     const double ratio8 = sig8_rt / raw8_rt, loaded_rt = median_of(rt[kRawLoaded]),
                  twin_rt = median_of(rt[kRawTwin]);
     printf(
-        "# target signal 8 B: putmem_signal 8 B %.3f us vs raw 8 B store+fence+flag %.3f us: "
+        "# target signal 8 B%s: putmem_signal 8 B %.3f us vs raw 8 B store+fence+flag %.3f us: "
         "ratio %.3f (target <= 1.2: %s); vs the raw loop that loads its 8 B first (%.3f us): "
         "%.3f; vs that loop polled with acquire loads, the hand-written twin (%.3f us): %.3f\n",
-        sig8_rt, raw8_rt, ratio8, ratio8 <= 1.2 && !st ? "met" : "NOT met", loaded_rt,
+        kBuild, sig8_rt, raw8_rt, ratio8, ratio8 <= 1.2 && !st ? "met" : "NOT met", loaded_rt,
         sig8_rt / loaded_rt, twin_rt, sig8_rt / twin_rt);
 
     // Put-with-signal by size, block scope (1024 threads per block).
@@ -408,10 +419,10 @@ int main(int argc, char **argv) {
     BENCH_GPU(gpuMemcpy(&st, status, sizeof st, gpuMemcpyDeviceToHost));
     if (me == 0)
       printf(
-          "# summary signal across PEs: ping-pong round trip between PE 0's and PE 1's kernels "
+          "# summary signal across PEs%s: ping-pong round trip between PE 0's and PE 1's kernels "
           "(two processes time-slicing one GPU): raw %.1f us, putmem_signal 0 B %.1f us, 8 B "
           "%.1f us, ratio %.3f (%d round trips each)%s\n",
-          cross[0], cross[1], cross[2], cross[1] / cross[0], cross_iters,
+          kBuild, cross[0], cross[1], cross[2], cross[1] / cross[0], cross_iters,
           st ? " (SOME ROUNDS TIMED OUT)" : "");
     BENCH_GPU(gpuEventDestroy(e0));
     BENCH_GPU(gpuEventDestroy(e1));
@@ -452,11 +463,11 @@ int main(int argc, char **argv) {
   BENCH_GPU(gpuMemcpy(&st, status, sizeof st, gpuMemcpyDeviceToHost));
   if (me == 0)
     printf(
-        "# summary barrier device: PE 0's kernel in ishmem_barrier_all %.2f us "
+        "# summary barrier device%s: PE 0's kernel in ishmem_barrier_all %.2f us "
         "(ishmemx_barrier_all_block %.2f us) while the other PEs use barrier_all_on_stream; "
         "every PE in a kernel %.1f us (time-sliced); every PE on a stream %.2f us; host "
         "ishmem_barrier_all %.2f us (%d PEs)%s\n",
-        mixed_us[0], mixed_us[1], device_us, stream_us, host_us, npes,
+        kBuild, mixed_us[0], mixed_us[1], device_us, stream_us, host_us, npes,
         st ? " (SOME BARRIERS TIMED OUT)" : "");
 
   BENCH_ISHMEM(ishmem_barrier_all());

@@ -18,12 +18,14 @@ ISHMEMI_FN unsigned thread_in_block() {
 /* Thread groups: rank in the group, group size, a barrier over the group, and a barrier that
  * also tells every thread whether any thread passed a nonzero `pred`. */
 struct Thread {
+  static constexpr bool kOne = true; /* one thread, known when compiling */
   static ISHMEMI_FN unsigned rank() { return 0; }
   static ISHMEMI_FN unsigned size() { return 1; }
   static ISHMEMI_FN void sync() {}
   static ISHMEMI_FN int any(int pred) { return pred; }
 };
 struct Warp {
+  static constexpr bool kOne = false;
   static ISHMEMI_FN unsigned rank() { return thread_in_block() % warpSize; }
   /* The last warp of a block whose size is not a multiple of warpSize is partial. */
   static ISHMEMI_FN unsigned size() {
@@ -58,6 +60,7 @@ struct Warp {
 #endif
 };
 struct Block {
+  static constexpr bool kOne = false;
   static ISHMEMI_FN unsigned rank() { return thread_in_block(); }
   static ISHMEMI_FN unsigned size() { return block_threads(); }
   static ISHMEMI_FN void sync() { __syncthreads(); }

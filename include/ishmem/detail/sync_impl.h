@@ -119,11 +119,35 @@ ISHMEMI_FETCH_NBI_OP(fetch_xor)
 
 /* ---- Put with signal ---------------------------------------------------------------------- */
 
+/* The signal of a put-with-signal of n bytes, by one thread once the data is written. */
+ISHMEMI_FN void signal_after(const Handle &h, size_t n, uint64_t *sig_addr, uint64_t signal,
+                             int sig_op, int pe) {
+  unsigned long long *sig = (unsigned long long *)peer(h, sig_addr, pe);
+  const unsigned long long v = signal;
+  if (n == 0) {
+    /* Nothing to order before the signal: a plain atomic update. */
+    if (sig_op == ISHMEM_SIGNAL_ADD)
+      atomic_add(sig, v);
+    else
+      st_relaxed(sig, v);
+  } else if (sig_op == ISHMEM_SIGNAL_ADD) {
+    /* Release at system scope: the data, written by any thread of the group (ordered
+     * before this thread by the group barrier), is visible to whoever sees the signal. */
+    add_release(sig, v);
+  } else {
+    st_release(sig, v);
+  }
+}
 template <class G, bool NBI>
 ISHMEMI_FN int put_signal_group(const Handle &h, void *dest, const void *src, size_t n,
                                 uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   check("put_signal", h, dest, n, pe);
   check("put_signal", h, sig_addr, sizeof *sig_addr, pe);
+  if (one_word<G>(h, dest, src, n, pe)) {
+    move_word(peer(h, dest, pe), src);
+    signal_after(h, n, sig_addr, signal, sig_op, pe);
+    return ISHMEM_SUCCESS;
+  }
   if (off_node(h, pe))
     return group_proxy<G>([&] {
       return proxy_put_signal(h.heap_map, dest, src, n, sig_addr, signal, sig_op, pe, NBI);
@@ -131,23 +155,7 @@ ISHMEMI_FN int put_signal_group(const Handle &h, void *dest, const void *src, si
   G::sync(); /* every thread's writes to src are done */
   copy<G>(peer(h, dest, pe), src, n);
   G::sync(); /* every thread's part of the data is written */
-  if (G::rank() == 0) {
-    unsigned long long *sig = (unsigned long long *)peer(h, sig_addr, pe);
-    const unsigned long long v = signal;
-    if (n == 0) {
-      /* Nothing to order before the signal: a plain atomic update. */
-      if (sig_op == ISHMEM_SIGNAL_ADD)
-        atomic_add(sig, v);
-      else
-        st_relaxed(sig, v);
-    } else if (sig_op == ISHMEM_SIGNAL_ADD) {
-      /* Release at system scope: the data, written by any thread of the group (ordered
-       * before this thread by the group barrier), is visible to whoever sees the signal. */
-      add_release(sig, v);
-    } else {
-      st_release(sig, v);
-    }
-  }
+  if (G::rank() == 0) signal_after(h, n, sig_addr, signal, sig_op, pe);
   (void)NBI; /* blocking or not, the source is free once the group barrier is passed */
   return ISHMEM_SUCCESS;
 }
