@@ -207,6 +207,57 @@ TEST(DeviceScoped, Block) {
   run_scope_matrix<kBlock>("block");
 }
 
+// ---- One 8-byte word to and from a thread's own memory and a block's shared memory ---------
+
+// The thread forms move one aligned 8-byte word to or from a node-local PE as one load and
+// one store; here their ends are a thread's variable and a shared one, not global memory.
+__host__ __device__ unsigned long long word_value(int from, int to, int k) {
+  return 0x0101010101010101ull * unsigned(1 + from) + (unsigned long long)(to + 1) * 0x10000 + k;
+}
+__global__ void put_words(ishmemx_device_handle_t h, unsigned long long *sym, int me, int n) {
+  __shared__ unsigned long long shared_word;
+  for (int pe = 0; pe < n; ++pe) {
+    unsigned long long local = word_value(me, pe, 0);
+    shared_word = word_value(me, pe, 1);
+    ishmem_putmem(sym + me, &local, 8, pe);                   // no-argument form
+    ishmem_putmem_nbi(h, sym + n + me, &shared_word, 8, pe);  // handle form
+    ishmem_quiet(h);                                          // before shared_word is written again
+  }
+}
+__global__ void get_words(ishmemx_device_handle_t h, const unsigned long long *sym, int me, int n,
+                          unsigned long long *out) {
+  __shared__ unsigned long long shared_word;
+  for (int pe = 0; pe < n; ++pe) {
+    unsigned long long local = 0;
+    ishmem_getmem(h, &local, sym + me, 8, pe);
+    ishmem_getmem_nbi(&shared_word, sym + n + me, 8, pe);
+    ishmem_quiet();
+    out[2 * pe] = local;
+    out[2 * pe + 1] = shared_word;
+  }
+}
+
+TEST(DeviceOneWord, LocalAndSharedEnds) {
+  SKIP_WITHOUT_GPU();
+  const int n = n_pes(), me = my_pe();
+  auto *sym = static_cast<unsigned long long *>(ishmem_calloc(2 * n, 8));
+  ASSERT_NE(sym, nullptr) << ishmemx_last_error();
+  DeviceBuffer out(2 * n * 8);
+  put_words<<<1, 1>>>(handle(), sym, me, n);
+  GPU_LAUNCHED();
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  std::vector<unsigned long long> got = to_host(sym, 2 * n);
+  for (int k = 0; k < 2 * n; ++k)  // word k % n came from PE k % n, from its local or shared
+    EXPECT_EQ(got[k], word_value(k % n, me, k / n)) << "word " << k << " put to PE " << me;
+  get_words<<<1, 1>>>(handle(), sym, me, n, out.as<unsigned long long>());
+  GPU_LAUNCHED();
+  got = to_host(out.as<unsigned long long>(), 2 * n);
+  for (int k = 0; k < 2 * n; ++k)  // what this PE put into PE k / 2
+    EXPECT_EQ(got[k], word_value(me, k / 2, k % 2)) << "word " << k << " got by PE " << me;
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ASSERT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
+}
+
 // ---- ishmem_ptr, and quiet ordering data before a flag ------------------------------------
 
 __global__ void write_through_ptr(int *sym, int n_pes, int me, unsigned long long *bad) {

@@ -288,8 +288,9 @@ __global__ void signal_pingpong(ishmemx_device_handle_t h, char *buf, char *src,
       if ((turn == 0) == starter) {
         for (std::size_t i = threadIdx.x; i < bytes; i += blockDim.x)
           my_src[i] = round_byte(my_id, r, i);
-        const int op = (r & 1) ? ISHMEM_SIGNAL_ADD : ISHMEM_SIGNAL_SET;
-        const uint64_t value = (r & 1) ? 1 : r;  // either way the signal becomes r
+        // The op changes every 4 rounds, so that each form below runs with both.
+        const int op = (r & 4) ? ISHMEM_SIGNAL_ADD : ISHMEM_SIGNAL_SET;
+        const uint64_t value = (r & 4) ? 1 : r;  // either way the signal becomes r
         switch (r % 4) {
           case 0:
             ishmemx_putmem_signal_block(outbox, my_src, bytes, their_sig, value, op, target);
@@ -356,6 +357,7 @@ void run_pingpong(bool self, std::size_t bytes, int rounds) {
 TEST(DeviceSignal, PingPongAcrossPes) {
   SKIP_WITHOUT_GPU();
   run_pingpong(false, 4099, 40);  // each turn waits for the GPU to switch processes
+  run_pingpong(false, 8, 40);     // the thread form's one-word path to another PE
 }
 TEST(DeviceSignal, PingPongInsideOneKernel) {
   SKIP_WITHOUT_GPU();
