@@ -76,6 +76,9 @@ MpiBootstrap::MpiBootstrap(MPI_Comm user_comm, int max_local_pes) {
 
     machine = machine_group(world_, topo_.my_pe);
     ISHMEMI_CHECK_MPI(MPI_Comm_rank(machine, &topo_.device_rank));
+    int machine_size = 0;
+    ISHMEMI_CHECK_MPI(MPI_Comm_size(machine, &machine_size));
+    topo_.one_machine = machine_size == topo_.n_pes;
     // Split mode: groups of `max_local_pes` consecutive PEs of the machine, each a node of its
     // own, so that one machine exercises the off-node paths (docs/MULTI_NODE.md).
     const int group = max_local_pes > 0 ? topo_.device_rank / max_local_pes : 0;

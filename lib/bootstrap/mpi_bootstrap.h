@@ -17,6 +17,9 @@ struct Topology {
   int n_local = 1;      // PEs sharing this node (and mapping each other's heaps)
   int device_rank = 0;  // rank among the PEs of this machine, split mode or not: picks the GPU
   int n_nodes = 1;
+  // Every PE runs on this machine and in MPI's shared-memory group (split mode), so MPI's
+  // one-sided calls between ishmem's nodes go through shared memory, not a network.
+  bool one_machine = true;
   std::vector<int> pe_slot;     // slot of every PE, -1 for PEs on other nodes
   std::vector<int> local_pes;   // PE of every slot
   std::vector<int> local_pids;  // process id of every slot

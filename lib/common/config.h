@@ -66,7 +66,10 @@ namespace ishmem::detail {
   X(off_node, OFF_NODE, choice, "auto", "auto|window|served",                                   \
     "how off-node PEs are reached: `window` (one-sided MPI over host heaps), `served` "         \
     "(requests the target's server thread executes; GPU heaps stage through pinned host "       \
-    "memory), `auto` (window for host heaps, served for GPU heaps); the same on every PE "      \
+    "memory), `auto` (served for GPU heaps and for host heaps whose nodes are joined by a "     \
+    "network; the window between split-mode nodes of one machine, or below "                    \
+    "`MPI_THREAD_MULTIPLE`, falling back to served where MPI refuses the window); the same on " \
+    "every PE "                                                                                 \
     "([docs/OFF_NODE.md](docs/OFF_NODE.md))")                                                   \
   X(max_teams, MAX_TEAMS, integer, "32", "",                                                    \
     "team slots per PE, `ISHMEM_TEAM_WORLD` and `ISHMEM_TEAM_SHARED` included (2 to 1024); "    \

@@ -16,6 +16,24 @@ constexpr std::uint64_t kNoOffset = ~std::uint64_t{0};
 // multiple of that. This costs only address space: memory is committed by capacity.
 constexpr std::size_t kDeviceSlotUnit = std::size_t{1} << 32;
 
+// Why off-node PEs are to be served (runtime/served_off_node.h) rather than reached through
+// an MPI window over the heap, or NULL for the window. ISHMEM_OFF_NODE=auto serves GPU heaps,
+// and host heaps where the nodes are joined by a network: over TCP, ob1's one-sided calls
+// refuse MPI_THREAD_MULTIPLE and UCX's are emulated at milliseconds each, while a served
+// request costs one message each way (docs/OFF_NODE.md). Between split-mode nodes of one
+// machine the window goes through shared memory and wins. The server thread needs
+// MPI_THREAD_MULTIPLE; below it a host heap keeps the window, driven by the PE's own calls.
+const char *served_path_reason(const Config &config, const Backend &backend, const Topology &topo) {
+  if (config.off_node == "served") return "ISHMEM_OFF_NODE=served";
+  if (config.off_node == "window") return nullptr;
+  if (!backend.host_accessible()) return "the heap is on a GPU";
+  int level = MPI_THREAD_SINGLE;
+  if (MPI_Query_thread(&level) != MPI_SUCCESS || level != MPI_THREAD_MULTIPLE) return nullptr;
+  if (topo.one_machine) return nullptr;
+  return "the nodes are joined by a network, where MPI's one-sided calls are slower than "
+         "served requests (ISHMEM_OFF_NODE=window chooses them)";
+}
+
 }  // namespace
 
 Heap::Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap &boot,
@@ -32,12 +50,44 @@ Heap::Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap 
                                               backend_->host_accessible() ? 0 : kDeviceSlotUnit);
     allocator_ = std::make_unique<Allocator>(window_->capacity());
   });
-  if (boot.topology().n_nodes > 1 && !off_node_served(config, *backend_)) {
+  const Topology &topo = boot.topology();
+  if (topo.n_nodes == 1) return;
+  if (const char *why = served_path_reason(config, *backend_, topo)) {
+    served_reason_ = why;
+    return;
+  }
+  if (config.off_node == "window") {
     agreed_setup_step(boot.world(), "creating the MPI window", [&] {
       transport_ = std::make_unique<MpiTransport>(boot.world(), window_->local_base());
     });
-    window_->set_transport(transport_.get());
+  } else {
+    open_window_or_serve();
   }
+  if (transport_) window_->set_transport(transport_.get());
+}
+
+// ISHMEM_OFF_NODE=auto: where MPI cannot make the window (no one-sided component for
+// MPI_THREAD_MULTIPLE), off-node PEs are served instead, if that is so on every PE.
+void Heap::open_window_or_serve() {
+  MPI_Comm world = boot_.world();
+  FirstError mine;
+  mine.attempt([&] { transport_ = std::make_unique<MpiTransport>(world, window_->local_base()); });
+  if (lowest_status(world, mine.code()) == ISHMEM_SUCCESS) return;
+  const bool some_made =
+      lowest_status(world, mine.ok() ? ISHMEM_ERR_SYSTEM : ISHMEM_SUCCESS) != ISHMEM_SUCCESS;
+  if (!some_made) {
+    std::string why = mine.text();  // less its "[ishmem pe N] ": the log line has its own
+    if (why.rfind("[ishmem", 0) == 0 && why.find("] ") != std::string::npos)
+      why.erase(0, why.find("] ") + 2);
+    served_reason_ = "MPI could not make the window: " + why;
+    window_refused_ = true;
+    return;
+  }
+  // The window exists on some PEs only; freeing it is collective over all of them, so it is
+  // left to MPI_Finalize rather than risk a hang in a failing init.
+  (void)transport_.release();
+  mine.rethrow();
+  fail(ISHMEM_ERR_SYSTEM, "ishmem_init: another PE failed while %s", "creating the MPI window");
 }
 
 void Heap::check_call(CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1) {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "backend/backend.h"
 #include "bootstrap/mpi_bootstrap.h"
@@ -23,12 +24,6 @@
 #include "transport/mpi_transport.h"
 
 namespace ishmem::detail {
-
-// True when ISHMEM_OFF_NODE serves off-node PEs' requests (runtime/served_off_node.h)
-// instead of giving MPI a window over the heap: asked for, or auto with a GPU heap.
-inline bool off_node_served(const Config &config, const Backend &backend) {
-  return config.off_node == "served" || (config.off_node == "auto" && !backend.host_accessible());
-}
 
 class Heap {
  public:
@@ -62,14 +57,20 @@ class Heap {
   // The live blocks (ISHMEM_DEBUG=1 checks against them). Changed only by the calls above.
   const Allocator &allocator() const { return *allocator_; }
   Backend &backend() const { return *backend_; }
-  // The off-node transport; nullptr when every PE is on this node.
+  // The off-node window; nullptr when every PE is on this node or off-node PEs are served.
   MpiTransport *transport() const { return transport_.get(); }
+  // Why off-node PEs are served (for the log line of runtime/served_off_node.cpp), and
+  // whether it is because MPI refused the window that ISHMEM_OFF_NODE=auto asked for.
+  const std::string &served_reason() const { return served_reason_; }
+  bool window_refused() const { return window_refused_; }
   // The collective-call check, whose sync() is the barrier of every PE.
   CollectiveCheck &collectives() const { return *check_; }
 
  private:
   // Completes this PE's RMA and checks that every PE makes this call (CollectiveCheck).
   void check_call(CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1);
+  // Creates the MPI window, or leaves off-node PEs to be served where no PE could make it.
+  void open_window_or_serve();
   void *aligned_malloc(std::size_t size, std::size_t align, const char *fn, CollectiveOp op);
   // Takes a block of `size` bytes (aligned to `align`) and backs it on every PE; its offset.
   std::size_t allocate(std::size_t size, std::size_t align, const char *fn);
@@ -114,6 +115,8 @@ class Heap {
   std::unique_ptr<ControlSegment> control_;
   std::unique_ptr<CollectiveCheck> check_;
   std::unique_ptr<MpiTransport> transport_;  // only with PEs on other nodes
+  std::string served_reason_;
+  bool window_refused_ = false;
   std::unique_ptr<SymmetricHeap> window_;
   std::unique_ptr<Allocator> allocator_;
 };

@@ -94,8 +94,12 @@ void start_served_off_node(Runtime &rt) {
   auto *served = static_cast<ServedOffNode *>(rt.served.get());
   rt.remote = served;
   served->start(rt.service->interval());
-  log(LogLevel::info, "off-node PEs: served requests, %s (this MPI is %s)",
-      gpu ? "staged through pinned host buffers" : "host heap", mpi_gpu_awareness());
+  // One line for the job: every PE took this path (the choice is agreed).
+  if (rt.boot->topology().my_pe == 0)
+    log(rt.heap->window_refused() ? LogLevel::warn : LogLevel::info,
+        "off-node PEs: served requests over two-sided MPI, %s, because %s (this MPI is %s)",
+        gpu ? "staged through pinned host buffers" : "host heap", rt.heap->served_reason().c_str(),
+        mpi_gpu_awareness());
 }
 
 ServedOffNode::ServedOffNode(Runtime &rt)
