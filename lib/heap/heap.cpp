@@ -56,26 +56,24 @@ Heap::Heap(std::unique_ptr<Backend> backend, PeerMesh &mesh, const MpiBootstrap 
     served_reason_ = why;
     return;
   }
-  if (config.off_node == "window") {
-    agreed_setup_step(boot.world(), "creating the MPI window", [&] {
-      transport_ = std::make_unique<MpiTransport>(boot.world(), window_->local_base());
-    });
-  } else {
-    open_window_or_serve();
-  }
-  if (transport_) window_->set_transport(transport_.get());
+  open_window(config.off_node == "auto");
 }
 
-// ISHMEM_OFF_NODE=auto: where MPI cannot make the window (no one-sided component for
-// MPI_THREAD_MULTIPLE), off-node PEs are served instead, if that is so on every PE.
-void Heap::open_window_or_serve() {
+// Makes the MPI window on every PE. Where no PE could make it and `may_serve` (ISHMEM_OFF_NODE
+// =auto; no one-sided component for MPI_THREAD_MULTIPLE, say), off-node PEs are served
+// instead; any other failure fails every PE.
+void Heap::open_window(bool may_serve) {
   MPI_Comm world = boot_.world();
   FirstError mine;
   mine.attempt([&] { transport_ = std::make_unique<MpiTransport>(world, window_->local_base()); });
-  if (lowest_status(world, mine.code()) == ISHMEM_SUCCESS) return;
-  const bool some_made =
-      lowest_status(world, mine.ok() ? ISHMEM_ERR_SYSTEM : ISHMEM_SUCCESS) != ISHMEM_SUCCESS;
-  if (!some_made) {
+  const int worst = lowest_status(world, mine.code());
+  if (worst == ISHMEM_SUCCESS) {
+    window_->set_transport(transport_.get());
+    return;
+  }
+  const bool none_made =
+      lowest_status(world, mine.ok() ? ISHMEM_ERR_SYSTEM : ISHMEM_SUCCESS) == ISHMEM_SUCCESS;
+  if (may_serve && none_made) {
     std::string why = mine.text();  // less its "[ishmem pe N] ": the log line has its own
     if (why.rfind("[ishmem", 0) == 0 && why.find("] ") != std::string::npos)
       why.erase(0, why.find("] ") + 2);
@@ -83,11 +81,11 @@ void Heap::open_window_or_serve() {
     window_refused_ = true;
     return;
   }
-  // The window exists on some PEs only; freeing it is collective over all of them, so it is
-  // left to MPI_Finalize rather than risk a hang in a failing init.
+  // Where the window exists on some PEs only, freeing it is collective over all of them, so
+  // it is left to MPI_Finalize rather than risk a hang in a failing init.
   (void)transport_.release();
   mine.rethrow();
-  fail(ISHMEM_ERR_SYSTEM, "ishmem_init: another PE failed while %s", "creating the MPI window");
+  fail(worst, "ishmem_init: another PE failed while %s", "creating the MPI window");
 }
 
 void Heap::check_call(CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1) {

@@ -69,8 +69,9 @@ class Heap {
  private:
   // Completes this PE's RMA and checks that every PE makes this call (CollectiveCheck).
   void check_call(CollectiveOp op, std::uint64_t arg0, std::uint64_t arg1);
-  // Creates the MPI window, or leaves off-node PEs to be served where no PE could make it.
-  void open_window_or_serve();
+  // Creates the MPI window, or, where `may_serve` and no PE could make it, leaves off-node PEs
+  // to be served.
+  void open_window(bool may_serve);
   void *aligned_malloc(std::size_t size, std::size_t align, const char *fn, CollectiveOp op);
   // Takes a block of `size` bytes (aligned to `align`) and backs it on every PE; its offset.
   std::size_t allocate(std::size_t size, std::size_t align, const char *fn);
