@@ -34,14 +34,16 @@ runner_mpi_env() {
 
 # runner_bind PES: sets the array `bind`: one core per PE where there are enough cores (so a PE
 # keeps its caches), no binding beyond that (two spinning PEs pinned to one core would take
-# turns by whole time slices).
+# turns by whole time slices) or where the runner sets no_bind=1 (a cluster's nodes place
+# their own ranks).
 runner_bind() {
-  if [ "$1" -le "$(nproc 2>/dev/null || echo 1)" ]; then bind=(--bind-to core); else bind=(--bind-to none); fi
+  if [ "${no_bind:-0}" -eq 0 ] && [ "$1" -le "$(nproc 2>/dev/null || echo 1)" ]; then bind=(--bind-to core); else bind=(--bind-to none); fi
 }
 
 # runner_launch IMPL PROGRAM PES LIMIT [ARGS...]: runs $bench/IMPL-bench-PROGRAM on PES PEs
 # (oshrun for OSHMEM, mpirun otherwise) with ARGS, under `timeout LIMIT`, the environment
-# assignments of the array `launch_env` and the binding of runner_bind. Its rows for IMPL are
+# assignments of the array `launch_env`, the command prefix of the array `launch_prefix` (if
+# set; e.g. scripts/cluster run) and the binding of runner_bind. Its rows for IMPL are
 # left in $tmp/rows. An ishmem program that is missing, fails or prints no row sets status=1;
 # a peer's failure is noted (array `notes`) and its rows are kept (Open MPI 4.1's OSHMEM may
 # crash in shmem_finalize after printing its figures). Returns 1 when there are no rows.
@@ -60,7 +62,7 @@ runner_launch() {
   runner_bind "$pes"
   # Progress on a terminal only (the programs' own stderr goes to $tmp/err here).
   [ -t 2 ] && printf '\r\033[K%s: %s-bench-%s on %s PEs' "$(basename "$0")" "$impl" "$prog" "$pes" >&2
-  timeout "$limit" env "${launch_env[@]}" "$launcher" -np "$pes" "${bind[@]}" "${extra[@]}" \
+  timeout "$limit" env "${launch_env[@]}" "${launch_prefix[@]}" "$launcher" -np "$pes" "${bind[@]}" "${extra[@]}" \
     "$exe" "$@" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   grep -E "^$impl,[a-z_]+,[0-9]" "$tmp/out" >"$tmp/rows" # ishmem put adds memcpy rows
