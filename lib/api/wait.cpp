@@ -38,7 +38,10 @@ struct HostPoll {
           return ready();
         },
         [&] {
-          // Peers may be waiting for this PE to run their atomics on its static data.
+          // Once yielding, every poll serves: a served peer's request waits for this PE, and
+          // its server thread stands down while this thread serves (ServedOffNode). Peers
+          // may be waiting for this PE to run their atomics on its static data.
+          if (mpi) mpi->progress();
           rt.statics->progress();
           const auto now = std::chrono::steady_clock::now();
           if (give_up == std::chrono::steady_clock::time_point{})

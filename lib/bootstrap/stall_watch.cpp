@@ -177,9 +177,14 @@ std::uint64_t watch_enter(CollectiveOp op) {
 void watch_complete(MPI_Request &req, const char *mpi_call) {
   SpinDeadline deadline(mpi_call);
   int done = 0;
+  unsigned polls = 0;
   wait_for(
       [&] {
         ISHMEMI_CHECK_MPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+        // A peer's served request may be what its PE waits on before it can join: serve it
+        // from the start. Each MPI_Test costs a system call, so the spin phase is long, and
+        // on a node with one core per PE the server thread would get the core only after it.
+        if (!done && (++polls & 3) == 0 && g_watch.serve) g_watch.serve();
         return done != 0;
       },
       [&] { deadline.poll([](std::vector<int> &) {}); });

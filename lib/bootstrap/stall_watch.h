@@ -44,9 +44,9 @@ void watch_peers(const Topology *topo);
 // The node-local PEs' activity words, at board + slot * step; this PE writes its own (NULL:
 // none, as during setup).
 void watch_board(ActivityWord *board, std::size_t step);
-// Work that every spin wait for node-local PEs does while it yields (nullptr: none): MPI
-// progress on static data's window, where a peer's atomic may be waiting for this PE while
-// this PE waits for that peer.
+// Work that every spin wait for other PEs does while it yields (nullptr: none): MPI progress
+// on static data's window and the served off-node path's requests, where a peer's operation
+// may be waiting for this PE while this PE waits for that peer.
 void watch_serve(void (*serve)());
 // This PE enters collective call `op`; returns its call number.
 std::uint64_t watch_enter(CollectiveOp op);

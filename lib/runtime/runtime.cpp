@@ -104,15 +104,18 @@ void set_committed(FastPath &fast, std::size_t committed) {
   fast.atomic_bytes = fast.direct_atomics && !fast.debug ? committed : 0;
 }
 
-// The node-local spins' work for peers (bootstrap/stall_watch.h): their atomics on this PE's
-// static data may wait for it. Best effort: a failed MPI call here must not end the wait,
-// whose deadline names the PE it waits for (a dead peer may be why MPI fails).
-void serve_static_data() {
+// The collective waits' work for peers (bootstrap/stall_watch.h): their atomics on this PE's
+// static data may wait for it, and so may their served requests, which this thread then
+// executes at once instead of the server thread (one switch less on a busy core). Best effort:
+// a failed MPI call here must not end the wait, whose deadline names the PE it waits for (a
+// dead peer may be why MPI fails).
+void serve_peers() {
   static bool reported = false;
   try {
     g_rt->statics->progress();
+    if (g_rt->served) g_rt->served->progress();
   } catch (const Error &e) {
-    if (!reported) log(LogLevel::warn, "serving peers' operations on static data: %s", e.what());
+    if (!reported) log(LogLevel::warn, "serving peers' operations while waiting: %s", e.what());
     reported = true;
   }
 }
@@ -227,7 +230,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->capacity());
   g_rt = rt.release();
   g_fast = fast;
-  watch_serve(serve_static_data);
+  watch_serve(serve_peers);
 }
 
 void runtime_finalize() {

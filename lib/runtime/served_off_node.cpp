@@ -83,6 +83,28 @@ struct ServedOffNode::Request {
   std::uint64_t compare;
 };
 
+// A request as it travels: a put of at most kInline bytes carries its data in the same
+// message, one message less per small put (the receiver learns the size from MPI's count).
+struct ServedOffNode::Message {
+  static constexpr std::size_t kInline = 8192 - sizeof(Request);
+  Request request;
+  char data[kInline];
+};
+
+namespace {
+// How long after a waiting thread last served the server thread sleeps: far longer than the
+// gaps between that thread's polls, short beside a computing PE's patience. Polling beside a
+// thread that serves cost a node with one core per PE three times the latency of every
+// barrier and put (docs/MULTI_NODE.md): each wake-up preempts the program.
+constexpr std::int64_t kStandDownNs = 1000000;
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
 void start_served_off_node(Runtime &rt) {
   const bool gpu = gpu_backend(rt) != nullptr;
   MPI_Comm world = rt.boot->world();
@@ -110,7 +132,9 @@ ServedOffNode::ServedOffNode(Runtime &rt)
       timeout_s_(rt.config.collective_timeout),
       origin_chunks_(*rt.backend, gpu_backend(rt)),
       target_chunks_(*rt.backend, gpu_backend(rt)),
-      unacked_(rt.pe_slot.size(), 0) {
+      unacked_(rt.pe_slot.size(), 0),
+      inline_puts_(gpu_backend(rt) == nullptr),
+      inbox_(std::make_unique<Message>()) {
   ISHMEMI_CHECK_MPI(MPI_Comm_dup(rt.boot->world(), &owned_comm_.comm));
   comm_ = owned_comm_.comm;
 #if defined(ISHMEM_GPU_CUDA) || defined(ISHMEM_GPU_HIP)
@@ -121,7 +145,18 @@ ServedOffNode::ServedOffNode(Runtime &rt)
 void ServedOffNode::start(std::chrono::microseconds interval) {
   server_ = std::make_unique<ServiceThread>(interval);
   server_->add(
-      "off-node service", [this] { return serve(); }, ServiceThread::Wakeup::prompt);
+      "off-node service",
+      [this] {
+        const std::int64_t since = now_ns() - app_served_ns_.load(std::memory_order_relaxed);
+        if (since >= kStandDownNs) return serve(false);
+        std::this_thread::sleep_for(std::chrono::nanoseconds(kStandDownNs - since));
+        return false;
+      },
+      ServiceThread::Wakeup::prompt);
+}
+
+void ServedOffNode::progress() {
+  serve(true);
 }
 
 ServedOffNode::~ServedOffNode() {
@@ -131,7 +166,7 @@ ServedOffNode::~ServedOffNode() {
 #endif
 }
 
-void ServedOffNode::wait(MPI_Request *reqs, int n, const char *what, int pe) {
+void ServedOffNode::wait(MPI_Request *reqs, int n, const char *what, int pe, bool serve_peers) {
   const auto give_up = std::chrono::steady_clock::now() +
                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                            std::chrono::duration<double>(timeout_s_));
@@ -139,6 +174,9 @@ void ServedOffNode::wait(MPI_Request *reqs, int n, const char *what, int pe) {
     int done = 0;
     ISHMEMI_CHECK_MPI(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE));
     if (done) return;
+    // Peers' requests are served here too (a peer may wait on this PE while this PE waits on
+    // it), so that the server thread stands down while this thread waits.
+    if (serve_peers && (polls >= 64 || (polls & 3) == 3)) serve(true);
     if (polls < 64) continue;
     std::this_thread::yield();  // PEs often outnumber cores
     if ((polls & 255) == 0 && std::chrono::steady_clock::now() > give_up)
@@ -150,7 +188,10 @@ void ServedOffNode::wait(MPI_Request *reqs, int n, const char *what, int pe) {
 }
 
 StagedChunks::Wait ServedOffNode::waiter(const char *what, int pe) {
-  return [=](MPI_Request *reqs, int n) { wait(reqs, n, what, pe); };
+  // A transfer's chunks serve no peer while they wait: that peer may be sending or receiving
+  // chunks of its own to this PE, and would wait in turn for the rest of this transfer, which
+  // the chunk loop posts only after this wait.
+  return [=](MPI_Request *reqs, int n) { wait(reqs, n, what, pe, false); };
 }
 
 void ServedOffNode::send_request(int pe, const Request &request) {
@@ -159,13 +200,35 @@ void ServedOffNode::send_request(int pe, const Request &request) {
   wait(&req, 1, "request", pe);
 }
 
+void ServedOffNode::exchange(int pe, const Request &request, void *answer, int answer_bytes,
+                             const char *what) {
+  // The answer's receive is posted first, so that it never waits among MPI's unexpected
+  // messages.
+  MPI_Request reqs[2];
+  ISHMEMI_CHECK_MPI(MPI_Irecv(answer, answer_bytes, MPI_BYTE, pe, kAnswerTag, comm_, &reqs[0]));
+  ISHMEMI_CHECK_MPI(
+      MPI_Isend(&request, sizeof request, MPI_BYTE, pe, kRequestTag, comm_, &reqs[1]));
+  wait(reqs, 2, what, pe);
+}
+
 void ServedOffNode::put(int pe, std::size_t offset, const void *source, std::size_t bytes, bool) {
   // Both forms return once `source` is reusable: the data has left it (staged or sent).
   if (bytes == 0) return;
   std::lock_guard<std::mutex> lock(origin_mutex_);
   unacked_[pe] = 1;
   dirty_.store(true, std::memory_order_release);
-  send_request(pe, Request{Kind::put, 0, WordOp::fetch, 0, offset, bytes, 0, 0});
+  const Request request{Kind::put, 0, WordOp::fetch, 0, offset, bytes, 0, 0};
+  if (inline_puts_ && bytes <= Message::kInline) {
+    Message message;
+    message.request = request;
+    std::memcpy(message.data, source, bytes);
+    MPI_Request req;
+    ISHMEMI_CHECK_MPI(MPI_Isend(&message, static_cast<int>(sizeof request + bytes), MPI_BYTE, pe,
+                                kRequestTag, comm_, &req));
+    wait(&req, 1, "put", pe);
+    return;
+  }
+  send_request(pe, request);
   origin_chunks_.send(comm_, pe, kDataTag, static_cast<const char *>(source), bytes,
                       waiter("put", pe));
 }
@@ -197,10 +260,7 @@ void ServedOffNode::atomic(int pe, std::size_t offset, MPI_Datatype type, MPI_Op
                       request.operand, request.compare);
   } else {
     std::lock_guard<std::mutex> lock(origin_mutex_);
-    send_request(pe, request);
-    MPI_Request req;
-    ISHMEMI_CHECK_MPI(MPI_Irecv(&old, sizeof old, MPI_BYTE, pe, kAnswerTag, comm_, &req));
-    wait(&req, 1, "atomic", pe);
+    exchange(pe, request, &old, sizeof old, "atomic");
   }
   std::memcpy(result, &old, size);
 }
@@ -209,11 +269,8 @@ void ServedOffNode::flush(int pe) {
   if (!dirty()) return;
   std::lock_guard<std::mutex> lock(origin_mutex_);
   if (!unacked_[pe]) return;
-  send_request(pe, Request{Kind::flush, 0, WordOp::fetch, 0, 0, 0, 0, 0});
   char ack;
-  MPI_Request req;
-  ISHMEMI_CHECK_MPI(MPI_Irecv(&ack, 1, MPI_BYTE, pe, kAnswerTag, comm_, &req));
-  wait(&req, 1, "flush", pe);
+  exchange(pe, Request{Kind::flush, 0, WordOp::fetch, 0, 0, 0, 0, 0}, &ack, 1, "flush");
   unacked_[pe] = 0;
 }
 
@@ -237,28 +294,40 @@ void ServedOffNode::flush_all() {
   wait(reqs.data(), static_cast<int>(reqs.size()), "flush", -1);
 }
 
-bool ServedOffNode::serve() {
+bool ServedOffNode::serve(bool stand_down_server) {
   std::unique_lock<std::mutex> lock(serve_mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return false;  // another thread is serving
+  if (stand_down_server) app_served_ns_.store(now_ns(), std::memory_order_relaxed);
   bool worked = false;
   for (int served = 0; served < 64; ++served) {  // then let the service thread's others run
     int arrived = 0;
     MPI_Status status;
     ISHMEMI_CHECK_MPI(MPI_Iprobe(MPI_ANY_SOURCE, kRequestTag, comm_, &arrived, &status));
     if (!arrived) break;
-    Request request;
-    ISHMEMI_CHECK_MPI(MPI_Recv(&request, sizeof request, MPI_BYTE, status.MPI_SOURCE, kRequestTag,
-                               comm_, MPI_STATUS_IGNORE));
-    execute(status.MPI_SOURCE, request);
+    ISHMEMI_CHECK_MPI(MPI_Recv(inbox_.get(), sizeof(Message), MPI_BYTE, status.MPI_SOURCE,
+                               kRequestTag, comm_, &status));
+    int received = 0;
+    ISHMEMI_CHECK_MPI(MPI_Get_count(&status, MPI_BYTE, &received));
+    execute(status.MPI_SOURCE, *inbox_, static_cast<std::size_t>(received));
     worked = true;
   }
   return worked;
 }
 
-void ServedOffNode::execute(int origin, const Request &request) {
+void ServedOffNode::execute(int origin, const Message &message, std::size_t received) {
+  const Request &request = message.request;
+  if (received < sizeof request)
+    fail(ISHMEM_ERR_INTERNAL, "off-node service: a %zu-byte request from PE %d", received, origin);
   char *at = local_base_ + request.offset;
   switch (request.kind) {
     case Kind::put:
+      if (received > sizeof request) {  // the data came with it
+        if (received - sizeof request != request.bytes)
+          fail(ISHMEM_ERR_INTERNAL, "off-node service: a put of %llu bytes from PE %d carried %zu",
+               static_cast<unsigned long long>(request.bytes), origin, received - sizeof request);
+        std::memcpy(at, message.data, request.bytes);
+        return;
+      }
       target_chunks_.recv(comm_, origin, kDataTag, at, request.bytes,
                           waiter("put (target)", origin));
       return;

@@ -42,23 +42,30 @@ class ServedOffNode final : public OffNode {
               const void *compare, void *result) override;
   void flush(int pe) override;
   void flush_all() override;
-  void progress() override { serve(); }
+  // A waiting application thread serves: the server thread stands down meanwhile.
+  void progress() override;
   bool dirty() const override { return dirty_.load(std::memory_order_acquire); }
 
   // Executes the requests that have arrived for this PE; true if there were any. The server
-  // thread's poller; a thread polling its memory calls it too (one serves at a time, the
-  // others return). Never called inside this PE's own requests: see server_.
-  bool serve();
+  // thread's poller, and that of every thread that waits (progress(), this PE's own
+  // single-message requests): one serves at a time, the others return. `stand_down_server`:
+  // a waiting thread serves, and the server thread sleeps meanwhile.
+  bool serve(bool stand_down_server);
   // Starts the server thread (after construction, on every PE).
   void start(std::chrono::microseconds interval);
 
  private:
   struct Request;
+  struct Message;
   void send_request(int pe, const Request &request);
-  // Waits for `n` requests, up to ISHMEM_COLLECTIVE_TIMEOUT.
-  void wait(MPI_Request *reqs, int n, const char *what, int pe);
+  // Sends `request` and receives its answer of `answer_bytes` into `answer`.
+  void exchange(int pe, const Request &request, void *answer, int answer_bytes, const char *what);
+  // Waits for `n` requests, up to ISHMEM_COLLECTIVE_TIMEOUT, serving peers meanwhile unless
+  // `serve_peers` is false.
+  void wait(MPI_Request *reqs, int n, const char *what, int pe, bool serve_peers = true);
   StagedChunks::Wait waiter(const char *what, int pe);
-  void execute(int origin, const Request &request);
+  // Executes `message`, of `received` bytes, from PE `origin`.
+  void execute(int origin, const Message &message, std::size_t received);
   // Runs `op` on the word at `word` (this process's mapping) the way the heap's own atomics do.
   std::uint64_t word_atomic(char *word, int bytes, WordOp op, std::uint64_t operand,
                             std::uint64_t compare);
@@ -84,10 +91,17 @@ class ServedOffNode final : public OffNode {
   std::mutex origin_mutex_;  // one request of this PE at a time: its answers come in order
   std::mutex serve_mutex_;
   std::vector<char> unacked_;  // per PE: puts sent since its last flush (under origin_mutex_)
+  // Host heaps: small puts carry their data (Message); a GPU heap's data is always staged.
+  const bool inline_puts_;
+  std::unique_ptr<Message> inbox_;  // the request being served (under serve_mutex_)
   std::atomic<bool> dirty_{false};
-  // Requests are executed on a thread of their own, not on Runtime::service: this PE's own
-  // requests may be made there (the device proxy), and a target that waits for a peer's data
-  // while that peer's thread waits for this target's data in turn would never finish.
+  // When a waiting thread last served (steady clock, ns). Until kStandDown after it the server
+  // thread sleeps: on a node with fewer cores than threads, its wake-ups beside a waiting
+  // thread's MPI calls slowed each of those several times (docs/MULTI_NODE.md).
+  std::atomic<std::int64_t> app_served_ns_{0};
+  // Serves while no other thread does. A thread of its own, not Runtime::service: this PE's
+  // own requests may be made there (the device proxy), and a transfer's chunk waits serve no
+  // peer (waiter()), so requests would wait behind the proxy's transfers.
   std::unique_ptr<ServiceThread> server_;
 };
 

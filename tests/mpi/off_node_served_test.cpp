@@ -31,12 +31,13 @@ TEST(ServedOffNode, IsThePathInUse) {
   EXPECT_NE(dynamic_cast<ishmem::detail::ServedOffNode *>(remote), nullptr);
 }
 
-// Sizes around the served path's 1 MiB chunk: one byte, one chunk and a bit, and several
-// chunks that do not end on a chunk boundary.
+// Sizes around the served path's limits: one byte; either side of 8 KiB, below which a host
+// heap's put travels inside its request; one 1 MiB chunk and a bit; and several chunks that
+// do not end on a chunk boundary.
 TEST(ServedOffNode, PutAndGetInChunks) {
-  const std::size_t kSizes[] = {1, 8, (std::size_t{1} << 20) + 8,
+  const std::size_t kSizes[] = {1, 8, 8100, 8192, (std::size_t{1} << 20) + 8,
                                 5 * (std::size_t{1} << 20) + 12345};
-  const std::size_t max = kSizes[3];
+  const std::size_t max = kSizes[5];
   auto *heap = static_cast<unsigned char *>(ishmem_malloc(max));
   ASSERT_NE(heap, nullptr);
   std::vector<unsigned char> mine(max), back(max);
