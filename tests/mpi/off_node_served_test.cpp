@@ -35,8 +35,8 @@ TEST(ServedOffNode, IsThePathInUse) {
 // heap's put travels inside its request; one 1 MiB chunk and a bit; and several chunks that
 // do not end on a chunk boundary.
 TEST(ServedOffNode, PutAndGetInChunks) {
-  const std::size_t kSizes[] = {1, 8, 8100, 8192, (std::size_t{1} << 20) + 8,
-                                5 * (std::size_t{1} << 20) + 12345};
+  const std::size_t kSizes[] = {
+      1, 8, 8100, 8192, (std::size_t{1} << 20) + 8, 5 * (std::size_t{1} << 20) + 12345};
   const std::size_t max = kSizes[5];
   auto *heap = static_cast<unsigned char *>(ishmem_malloc(max));
   ASSERT_NE(heap, nullptr);
