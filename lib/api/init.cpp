@@ -169,6 +169,7 @@ void ishmem_global_exit(int status) {
   MPI_Comm comm = g_rt ? g_rt->boot->world() : MPI_COMM_WORLD;
   fflush(stdout);
   fflush(stderr);
+  liveness_announce_abort();
   MPI_Abort(comm, status);
 }
 

@@ -94,11 +94,13 @@ MpiBootstrap::MpiBootstrap(MPI_Comm user_comm, int max_local_pes) {
     std::vector<PeLocation> all(topo_.n_pes);
     allgather(&mine, all.data(), sizeof mine, false);
     topo_.pe_slot.assign(topo_.n_pes, -1);
+    topo_.node_leader.resize(topo_.n_pes);
     topo_.local_pes.assign(topo_.n_local, -1);
     topo_.local_pids.assign(topo_.n_local, 0);
     topo_.n_nodes = 0;
     for (int pe = 0; pe < topo_.n_pes; ++pe) {
       if (all[pe].node_leader == pe) ++topo_.n_nodes;
+      topo_.node_leader[pe] = all[pe].node_leader;
       if (all[pe].node_leader != leader) continue;
       int slot = all[pe].local_rank;
       if (slot < 0 || slot >= topo_.n_local || topo_.local_pes[slot] != -1)

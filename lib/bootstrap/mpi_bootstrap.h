@@ -20,9 +20,10 @@ struct Topology {
   // Every PE runs on this machine and in MPI's shared-memory group (split mode), so MPI's
   // one-sided calls between ishmem's nodes go through shared memory, not a network.
   bool one_machine = true;
-  std::vector<int> pe_slot;     // slot of every PE, -1 for PEs on other nodes
-  std::vector<int> local_pes;   // PE of every slot
-  std::vector<int> local_pids;  // process id of every slot
+  std::vector<int> pe_slot;      // slot of every PE, -1 for PEs on other nodes
+  std::vector<int> node_leader;  // of every PE: the first PE of its node, which names the node
+  std::vector<int> local_pes;    // PE of every slot
+  std::vector<int> local_pids;   // process id of every slot
 };
 
 class MpiBootstrap {

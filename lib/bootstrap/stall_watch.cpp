@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "bootstrap/liveness_ring.h"
 #include "bootstrap/mpi_bootstrap.h"
 #include "common/error.h"
 #include "common/spin_wait.h"
@@ -111,6 +112,7 @@ std::string pes_text(const std::vector<int> &pes) {
   log(LogLevel::error, "%s: %s%s; aborting the job", call_text(mine).c_str(), reason.c_str(),
       peers_text().c_str());
   fflush(stderr);
+  liveness_announce_abort();
   MPI_Abort(g_watch.world, 1);
   // MPI_Abort does not return; if an MPI did, the caller still gets the error.
   fail(ISHMEM_ERR_TIMEOUT, "%s: %s", what, reason.c_str());

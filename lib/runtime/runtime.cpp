@@ -182,6 +182,10 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   });
   const Topology &topo = rt->boot->topology();
   watch_peers(&topo);
+  if (topo.n_nodes > 1)
+    agreed_setup_step(comm, "connecting the liveness ring", [&] {
+      rt->liveness = std::make_unique<LivenessRing>(*rt->boot, rt->config.bootstrap_timeout);
+    });
   agreed_setup_step(comm, "connecting node-local PEs", [&] {
     rt->mesh = std::make_unique<PeerMesh>(*rt->boot, rt->config.bootstrap_timeout);
   });
@@ -225,6 +229,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   // Device state and stream barriers (GPU backends only).
   agreed_setup_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });
   sync_all(*rt, CollectiveOp::init);
+  if (rt->liveness) rt->liveness->arm();
   watch_configure(rt->boot->world(), rt->config.collective_timeout, "ISHMEM_COLLECTIVE_TIMEOUT");
   log(LogLevel::info, "initialized: %d PEs, %d on this node (slot %d), %s backend, heap %zu bytes",
       topo.n_pes, topo.n_local, topo.local_rank, rt->backend->name(), rt->heap->capacity());
@@ -242,6 +247,7 @@ void runtime_finalize() {
   FirstError device;
   device.attempt([&] { rt.backend->quiesce(); });
   sync_all(rt, CollectiveOp::finalize);
+  if (rt.liveness) rt.liveness->leave();
   // Past the barrier no peer's operation still needs this PE's progress or service.
   rt.service->stop();
   watch_serve(nullptr);

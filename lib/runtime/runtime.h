@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend/backend.h"
+#include "bootstrap/liveness_ring.h"
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
 #include "common/config.h"
@@ -51,6 +52,9 @@ struct Runtime {
   Config config;
   bool owns_mpi = false;
   std::unique_ptr<MpiBootstrap> boot;
+  // Where the job spans nodes: the watch that aborts it when a PE is lost
+  // (bootstrap/liveness_ring.h). Declared after `boot`, so it goes first.
+  std::unique_ptr<LivenessRing> liveness;
   std::unique_ptr<PeerMesh> mesh;
   std::unique_ptr<Heap> heap;  // with the backend, the control segment and the MPI window
   // The served off-node path (runtime/served_off_node.h) where the heap has no MPI window;

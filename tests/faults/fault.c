@@ -7,6 +7,8 @@
  *   die-in-barrier     PE 1 dies where the others call ishmem_barrier_all
  *   die-in-malloc      PE 1 dies where the others call ishmem_malloc
  *   die-in-growth      PE 1 dies at a random point of a loop of heap growths (fd exchanges)
+ *   die-in-rma         PE 1 dies while the others get from it and add to it (through MPI when
+ *                      it is on another node: such calls block until the job ends), then barrier
  * The program initializes MPI itself, so that a PE can die after MPI is up. */
 #include <pthread.h>
 #include <signal.h>
@@ -44,8 +46,9 @@ static void growth_loop(void) {
 
 int main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "";
-  int rank = 0;
-  MPI_Init(&argc, &argv);
+  int rank = 0, provided = 0;
+  /* The level the served off-node path needs between real nodes. */
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const int odd = rank == 1;
   ishmemx_init_attr_t attr = {MPI_COMM_WORLD};
@@ -71,6 +74,17 @@ int main(int argc, char **argv) {
   } else if (strcmp(scenario, "die-in-malloc") == 0) {
     if (odd) die();
     ishmem_malloc(64);
+  } else if (strcmp(scenario, "die-in-rma") == 0) {
+    long *target = ishmem_calloc(1024, sizeof(long));
+    long got[1024];
+    ishmem_barrier_all();
+    if (odd) die();
+    /* Node-local calls on a dead PE's memory complete: after 2 s the barrier reports it. */
+    for (time_t end = time(NULL) + 2; time(NULL) < end;) {
+      ishmem_getmem(got, target, sizeof got, 1);
+      ishmem_long_atomic_fetch_add(target, 1, 1);
+    }
+    ishmem_barrier_all();
   } else if (strcmp(scenario, "die-in-growth") == 0) {
     pthread_t killer;
     srand((unsigned)time(NULL));
