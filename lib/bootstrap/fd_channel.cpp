@@ -50,9 +50,6 @@ int Deadline::remaining_ms() const {
   return ms > kMaxMs ? static_cast<int>(kMaxMs) : static_cast<int>(ms);
 }
 
-namespace {
-
-// Waits until `sock` is ready for `events`; throws on timeout.
 void wait_ready(int sock, short events, const Deadline &deadline, const char *peer,
                 const char *what) {
   for (;;) {
@@ -65,8 +62,6 @@ void wait_ready(int sock, short events, const Deadline &deadline, const char *pe
     return;  // readable, writable, or hung up: the next call reports which
   }
 }
-
-}  // namespace
 
 void connect_with_deadline(int sock, const sockaddr *addr, socklen_t len, const Deadline &deadline,
                            const char *peer) {

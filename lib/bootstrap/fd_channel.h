@@ -46,6 +46,11 @@ class Deadline {
   timespec end_{};
 };
 
+// Waits until `sock` is ready for `events` (or hung up: the next call reports it); throws
+// on timeout, saying it waited to `what` `peer`.
+void wait_ready(int sock, short events, const Deadline &deadline, const char *peer,
+                const char *what);
+
 // Most fds one message carries.
 constexpr std::size_t kMaxFdsPerMessage = 16;
 

@@ -129,14 +129,7 @@ UniqueFd connect_to(const Listing &to, int pe, int my_pe, const Deadline &deadli
 UniqueFd accept_from(int listener, const Listing &mine, int pe, const Deadline &deadline) {
   const std::string peer = "PE " + std::to_string(pe);
   for (;;) {
-    pollfd p{listener, POLLIN, 0};
-    int rc = poll(&p, 1, deadline.remaining_ms());
-    if (rc < 0 && errno == EINTR) continue;
-    if (rc < 0) fail_errno("poll (liveness listener)", __FILE__, __LINE__);
-    if (rc == 0)
-      fail(ISHMEM_ERR_TIMEOUT,
-           "%s did not open its liveness connection to this PE (ISHMEM_BOOTSTRAP_TIMEOUT)",
-           peer.c_str());
+    wait_ready(listener, POLLIN, deadline, peer.c_str(), "accept the liveness connection of");
     UniqueFd sock(ISHMEMI_CHECK_SYS(accept4(listener, nullptr, nullptr, SOCK_CLOEXEC)));
     Hello hello{};
     FirstError attempt;
