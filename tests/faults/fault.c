@@ -9,6 +9,9 @@
  *   die-in-growth      PE 1 dies at a random point of a loop of heap growths (fd exchanges)
  *   die-in-rma         PE 1 dies while the others get from it and add to it (through MPI when
  *                      it is on another node: such calls block until the job ends), then barrier
+ *   node-lost          every PE gets from and adds to the PE half the job away (on another node
+ *                      in a cluster of 2 nodes), after a line "fault: PE k looping"; run_fault.sh
+ *                      kills every process of the last node meanwhile
  * The program initializes MPI itself, so that a PE can die after MPI is up. */
 #include <pthread.h>
 #include <signal.h>
@@ -83,6 +86,19 @@ int main(int argc, char **argv) {
     for (time_t end = time(NULL) + 2; time(NULL) < end;) {
       ishmem_getmem(got, target, sizeof got, 1);
       ishmem_long_atomic_fetch_add(target, 1, 1);
+    }
+    ishmem_barrier_all();
+  } else if (strcmp(scenario, "node-lost") == 0) {
+    long *target = ishmem_calloc(1024, sizeof(long));
+    long got[1024];
+    const int peer = (rank + ishmem_n_pes() / 2) % ishmem_n_pes();
+    ishmem_barrier_all();
+    printf("fault: PE %d looping\n", rank);
+    fflush(stdout);
+    /* Bounded, so that a missed loss ends in the barrier's deadline rather than never. */
+    for (time_t end = time(NULL) + 30; time(NULL) < end;) {
+      ishmem_getmem(got, target, sizeof got, peer);
+      ishmem_long_atomic_fetch_add(target, 1, peer);
     }
     ishmem_barrier_all();
   } else if (strcmp(scenario, "die-in-growth") == 0) {

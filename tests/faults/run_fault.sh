@@ -7,8 +7,22 @@
 # ISHMEM_MAX_LOCAL_PES=1), and that no process, socket name
 # or file of the job is left behind. Under recovery Open MPI's mpirun exits 0 whatever its
 # processes did, so the PEs' own "finished" lines tell how they ended.
+# Scenario node-lost runs on the cluster of scripts/cluster (mpiexec under `scripts/cluster
+# run`; elsewhere it is skipped, status 77): once every PE loops on RMA to a PE of another node,
+# every process of the last node is killed, and MAX_SECONDS counts from that kill.
 set -uo pipefail
 mpiexec=$1 program=$2 np=$3 scenario=$4 max_s=$5 pattern=$6 alone_pattern=${7:-}
+cluster="$(cd "$(dirname "$0")/../.." && pwd)/scripts/cluster"
+kill_node=""
+if [ "$scenario" = node-lost ]; then
+  hostfile=${OMPI_MCA_orte_default_hostfile:-}
+  nodes=$([ -r "$hostfile" ] && grep -c '^node' "$hostfile" || echo 0)
+  if [[ "${OMPI_MCA_plm_rsh_agent:-}" != *"cluster agent" ]] || [ "$nodes" -lt 2 ]; then
+    echo "run_fault: $scenario needs a cluster of 2 or more nodes (scripts/cluster run)"
+    exit 77
+  fi
+  kill_node=$((nodes - 1))
+fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # ishmem's memory is memfd and its sockets are abstract: it should leave no file anywhere;
@@ -18,11 +32,34 @@ files_before=$(ishmem_files)
 job_sockets() { grep -o '@ishmem-[^ ]*' /proc/net/unix | sort -u; }
 sockets_before=$(job_sockets)
 
-start_ms=$(($(date +%s%N) / 1000000))
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+start_ms=$(now_ms)
 timeout -s KILL $((max_s + 30)) "$mpiexec" --mca orte_enable_recovery 1 -np "$np" \
-  "$program" "$scenario" >"$out" 2>&1
+  "$program" "$scenario" >"$out" 2>&1 &
+job=$!
+if [ -n "$kill_node" ]; then
+  for _ in $(seq 600); do
+    [ "$(grep -c '^fault: PE [0-9]* looping' "$out")" -ge "$np" ] && break
+    kill -0 $job 2>/dev/null || break
+    sleep 0.1
+  done
+  # Every process of the node but the holder of its namespaces: the PEs and Open MPI's daemon.
+  start_ms=$(now_ms)
+  "$cluster" exec "$kill_node" kill -KILL -1
+  echo "run_fault: killed every process of node$kill_node"
+  # The PEs must end within MAX_SECONDS. Under recovery mpirun then goes on trying to start a
+  # daemon on the lost node: once the PEs are gone it gets 5 s, and then it is ended.
+  for _ in $(seq $((max_s * 10 + 50))); do
+    pgrep -f "^$program $scenario" >/dev/null || break  # the PEs, not mpirun
+    sleep 0.1
+  done
+  elapsed_ms=$(($(now_ms) - start_ms))
+  for _ in $(seq 50); do kill -0 $job 2>/dev/null || break; sleep 0.1; done
+  kill -0 $job 2>/dev/null && echo "run_fault: the PEs are gone; ending mpirun" && kill $job
+fi
+wait $job
 status=$?
-elapsed_ms=$(($(date +%s%N) / 1000000 - start_ms))
+[ -n "$kill_node" ] || elapsed_ms=$(($(now_ms) - start_ms))
 elapsed=$((elapsed_ms / 1000)).$(printf %03d $((elapsed_ms % 1000)))
 sleep 0.5  # the launcher's last processes
 cat "$out"
