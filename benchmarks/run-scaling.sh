@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs ishmem-bench-scaling at several node-local PE counts, several launches each, and prints
-# one table per cost by PE count: the median over launches, its ratio to the 2-PE figure, the
-# ratio linear growth would give, and the growth exponent (1 = linear, 2 = quadratic); then
+# Runs ishmem-bench-scaling at several node-local PE counts (or cluster node counts, --nodes),
+# several launches each, and prints one table per cost by PE count: the median over launches,
+# its ratio to the 2-PE figure (else the fewest PEs'), the ratio linear growth would give, and
+# the growth exponent (1 = linear, 2 = quadratic); then
 # the targets of docs/PERFORMANCE.md. Builds nothing: build first with
 #   cmake -B build -G Ninja -DISHMEM_GPU=none && cmake --build build
 # The program takes whatever backend ISHMEM_BACKEND gives (a CUDA build measures GPU heaps).
@@ -13,6 +14,9 @@
 #   --quick       fewer iterations and launches (about a minute on 2 cores)
 #   --csv         print every launch's rows as CSV instead of the tables
 #   --save FILE   also write every launch's rows to FILE (for --from)
+#   --nodes       the counts are nodes of a cluster on this machine (scripts/cluster), 2 PEs
+#                 on each, brought up for each count and down after it; nothing else may use
+#                 scripts/cluster meanwhile (defaults: 2 4 8 nodes)
 # Environment: SCALING_ARGS  arguments for the program (default "--iters 3000 --reps 5");
 #              BENCH_MPIRUN_ARGS  extra mpirun arguments.
 # Each PE count runs --bind-to none and with Open MPI's mpi_yield_when_idle=1 (unless set):
@@ -22,19 +26,22 @@ set -u
 # shellcheck source=benchmarks/runner.sh
 source "$(dirname "$0")/runner.sh"
 runner_options "$0" "$@"
-launches="" save="" build="" pes=()
+launches="" save="" build="" pes=() nodes=0
 set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --launches) launches="${2:?--launches needs a number}"; shift ;;
     --save) save="${2:?--save needs a file}"; shift ;;
+    --nodes) nodes=1 ;;
     -*) echo "run-scaling.sh: unknown option $1" >&2; exit 2 ;;
     *) if [ -z "$build" ]; then build="$1"; else pes+=("$1"); fi ;;
   esac
   shift
 done
 build="${build:-build}"
-[ ${#pes[@]} -gt 0 ] || pes=(1 2 4 8)
+[ ${#pes[@]} -gt 0 ] || { [ "$nodes" -eq 1 ] && pes=(2 4 8); } || pes=(1 2 4 8)
+cluster="$(cd "$(dirname "$0")/.." && pwd)/scripts/cluster"
+[ "$nodes" -eq 1 ] && trap '"$cluster" down; rm -rf "$tmp"' EXIT
 runner_counts "PE count" "${pes[@]}"
 launches="${launches:-$([ "$quick" -eq 1 ] && echo 3 || echo 9)}"
 runner_program_args "${SCALING_ARGS:-}" "--iters 500 --reps 3" "--iters 3000 --reps 5"
@@ -46,10 +53,15 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 if ! runner_rows '^ishmem,[a-z]+,[a-z_]+,[0-9]' "$tmp/all.csv" "$exe" "$build"; then
   export PRTE_MCA_rmaps_default_mapping_policy="${PRTE_MCA_rmaps_default_mapping_policy:-:oversubscribe}"
   export OMPI_MCA_mpi_yield_when_idle="${OMPI_MCA_mpi_yield_when_idle:-1}"
-  for n in "${pes[@]}"; do
+  for count in "${pes[@]}"; do
+    n=$count prefix=()
+    if [ "$nodes" -eq 1 ]; then
+      ISHMEM_CLUSTER_SLOTS=2 "$cluster" up "$count" >/dev/null || exit 1
+      n=$((2 * count)) prefix=("$cluster" run)
+    fi
     for ((l = 1; l <= launches; ++l)); do
-      timeout 300 mpirun -np "$n" --bind-to none "${extra[@]}" "$exe" --csv - "${prog_args[@]}" \
-        >"$tmp/out" 2>"$tmp/err"
+      timeout 300 "${prefix[@]}" mpirun -np "$n" --bind-to none "${extra[@]}" "$exe" --csv - \
+        "${prog_args[@]}" >"$tmp/out" 2>"$tmp/err"
       rc=$?
       # bench_out.h's columns to this script's: impl,backend,op,pes,size,latency,bandwidth,count
       grep -E '^ishmem,' "$tmp/out" | awk -F, -v OFS=, '{ print $1, $9, $2, $7, $3, $4, $5, $8 }' \
@@ -70,12 +82,12 @@ if [ "$csv" -eq 1 ]; then
 fi
 
 if [ -z "$from" ]; then
-  echo "ishmem scaling with node-local PEs on $(hostname): $cores cores" \
+  echo "ishmem scaling with $([ "$nodes" -eq 1 ] && echo "PEs on cluster nodes of 2" || echo "node-local PEs") on $(hostname): $cores cores" \
     "($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'))," \
     "$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo '?')"
   echo "$launches launches per PE count, program arguments: ${prog_args[*]};" \
     "load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-  echo "mpirun -np N --bind-to none, OMPI_MCA_mpi_yield_when_idle=$OMPI_MCA_mpi_yield_when_idle"
+  echo "$([ "$nodes" -eq 1 ] && echo "scripts/cluster run ")mpirun -np N --bind-to none, OMPI_MCA_mpi_yield_when_idle=$OMPI_MCA_mpi_yield_when_idle"
 else
   echo "ishmem scaling with node-local PEs, from $from"
 fi
@@ -110,18 +122,18 @@ awk -F, -v cores="$cores" '
   # A table of one figure by PE count: value, ratio to the 2-PE value, linear ratio, exponent
   # against 2 PEs and against the previous PE count.
   function table(title, kind, op, size, ideal,   i, n, v, base, prev, r, e, st) {
-    printf "\n== %s\n%5s %12s %10s %8s %9s %6s\n", title, "PEs", "median", "ratio/2PE", ideal,
+    printf "\n== %s\n%5s %12s %10s %8s %9s %6s\n", title, "PEs", "median", "ratio/" first "PE", ideal,
       "exponent", "step"
-    base = get(kind, op, 2, size); prev = ""
+    base = get(kind, op, first, size); prev = ""
     for (i = 1; i <= npe; ++i) {
       n = npes[i]; v = get(kind, op, n, size)
       r = (v == "" || base == "" || base + 0 == 0) ? "" : v / base
-      e = n == 2 ? "" : expo(v, base, n, 2)
+      e = n == first ? "" : expo(v, base, n, first)
       st = i == 1 ? "" : expo(v, prev, n, npes[i - 1])
       printf "%5d %12s %10s %8s %9s %6s%s\n", n, fmt(v), r == "" ? "-" : sprintf("%.2f", r),
-        ideal == "linear" ? sprintf("%.2f", n / 2) : "1.00", e == "" ? "-" : sprintf("%.2f", e),
+        ideal == "linear" ? sprintf("%.2f", n / first) : "1.00", e == "" ? "-" : sprintf("%.2f", e),
         st == "" ? "-" : sprintf("%.2f", st), (cores != "?" && n > cores + 0) ? "  (time-shared)" : ""
-      if (n > 2 && e != "" && (!((op, size) in worst) || e > worst[op, size])) worst[op, size] = e
+      if (n > first && e != "" && (!((op, size) in worst) || e > worst[op, size])) worst[op, size] = e
       if (n > 2 && st != "" && npes[i - 1] >= 2 && (!((op, size) in wstep) || st > wstep[op, size]))
         wstep[op, size] = st
       prev = v
@@ -136,7 +148,8 @@ awk -F, -v cores="$cores" '
     for (i = 2; i <= npe; ++i) for (j = i; j > 1 && npes[j - 1] > npes[j]; --j) {
       t = npes[j]; npes[j] = npes[j - 1]; npes[j - 1] = t }
     print "backend: " backend "; times in microseconds (slowest PE), bandwidths in MB/s;"
-    print "exponent: log(value / 2-PE value) / log(PEs / 2); 1 is linear growth, 2 quadratic;"
+    first = (2 in seen) ? 2 : npes[1] # the base of the ratios: 2 PEs, else the fewest
+    print "exponent: log(value / " first "-PE value) / log(PEs / " first "); 1 is linear growth, 2 quadratic;"
     print "step: the same against the previous PE count"
     table("ishmem_init, first in the process (us)", "lat", "init_first", 0, "linear")
     table("ishmem_init after ishmem_finalize (us)", "lat", "init", 0, "linear")
@@ -145,6 +158,7 @@ awk -F, -v cores="$cores" '
     table("ishmem_free 2 MiB trimming the heap (us)", "lat", "free_trim", 2097152, "linear")
     table("ishmem_malloc 2 MiB reused, within the committed heap (us)", "lat", "malloc_reuse", 2097152, "linear")
     table("ishmem_barrier_all (us)", "lat", "barrier", 0, "linear")
+    table("ishmem_long_sum_reduce of 8 B over the world (us)", "lat", "reduce8", 8, "linear")
 
     printf "\n== reused malloc against one barrier (measured interleaved; ratio: median over launches)\n"
     printf "%5s %12s %12s %8s\n", "PEs", "malloc(us)", "barrier(us)", "ratio"

@@ -8,6 +8,8 @@
  *   init          ishmem_init after ishmem_finalize, --reps cycles in this process
  *   finalize      ishmem_finalize in those cycles
  *   barrier       ishmem_barrier_all (--iters per repetition)
+ *   reduce8       ishmem_long_sum_reduce of one long over the world (--iters / 10 per
+ *                 repetition), its sum checked
  *   malloc_reuse  ishmem_malloc of 2 MiB that fits the committed heap (no growth; --iters / 10
  *                 per repetition, interleaved with the barriers in 10 blocks, so that both
  *                 see the same load and compare)
@@ -97,6 +99,27 @@ static double timed_init(void) {
   double t0 = b_now_us();
   if (ishmem_init() != ISHMEM_SUCCESS) fail_now("ishmem_init");
   return max_over_pes(b_now_us() - t0);
+}
+
+/* An 8-byte sum-reduce over the world, checked: every PE adds its PE number + 1. */
+static void bench_reduce8(void) {
+  long *src = b_malloc_checked(2 * sizeof(long)), *dest = src + 1;
+  const long ops = o.iters / 10 < 1 ? 1 : o.iters / 10;
+  const long want = (long)npes * (npes + 1) / 2;
+  double t[99];
+  *src = me + 1;
+  for (long i = 0; i < o.warmup; ++i)
+    CHECK_OK(ishmem_long_sum_reduce(ISHMEM_TEAM_WORLD, dest, src, 1), "sum_reduce");
+  for (int r = 0; r < o.reps; ++r) {
+    ishmem_barrier_all();
+    double t0 = b_now_us();
+    for (long i = 0; i < ops; ++i)
+      CHECK_OK(ishmem_long_sum_reduce(ISHMEM_TEAM_WORLD, dest, src, 1), "sum_reduce");
+    t[r] = max_over_pes((b_now_us() - t0) / ops);
+    if (*dest != want) fail_now("sum_reduce: wrong sum");
+  }
+  row("reduce8", 8, b_median(t, o.reps), -1, -1);
+  b_free(src);
 }
 
 /* Barrier and reused malloc, interleaved in blocks within each repetition so that both see the
@@ -246,6 +269,7 @@ int main(int argc, char **argv) {
   fds_row("fds_init");
 
   bench_barrier_reuse();
+  bench_reduce8();
   bench_alltoall();
   fds_row("fds_used");
 

@@ -26,13 +26,17 @@ struct ElementType {
 };
 const char *element_kind_name(ElementKind kind);
 
-// One reduction: operation and element type, with its kernel and MPI equivalents.
+// One reduction: operation and element type, with its kernel and MPI equivalents. Where
+// `mpi_user_fn` is set, the off-node path reduces through an MPI operation made from it
+// (MPI_Op_create) in place of `mpi_op`: Open MPI 4.1's AVX operations saturate 8- and 16-bit
+// integer sums (open-mpi/ompi#8045, "wontfix"), where ishmem's and MPI's wrap around.
 struct Reduction {
   ReduceOp op;
   ElementType type;
   CombineFn combine;
   MPI_Datatype mpi_type;
   MPI_Op mpi_op;
+  MPI_User_function *mpi_user_fn;
 };
 
 namespace reduce_impl {
@@ -100,6 +104,21 @@ MPI_Datatype mpi_type() {
   }
 }
 
+// MPI_User_function's form of combine: inout[i] = in[i] op inout[i].
+template <ReduceOp Op, class T>
+void mpi_user_combine(void *in, void *inout, int *len, MPI_Datatype *) {
+  combine<Op, T>(inout, in, static_cast<std::size_t>(*len));
+}
+
+template <ReduceOp Op, class T>
+constexpr MPI_User_function *mpi_user_fn() {
+  if constexpr (std::is_integral_v<T> && sizeof(T) <= 2 &&
+                (Op == ReduceOp::sum || Op == ReduceOp::prod))
+    return &mpi_user_combine<Op, T>;
+  else
+    return nullptr;
+}
+
 template <ReduceOp Op>
 MPI_Op mpi_op() {
   if constexpr (Op == ReduceOp::and_) return MPI_BAND;
@@ -129,8 +148,12 @@ constexpr ElementType element_type() {
 template <ReduceOp Op, class T>
 Reduction reduction_of() {
   static_assert(sizeof(T) <= 32, "reductions stage elements in small blocks");
-  return {Op, element_type<T>(), &reduce_impl::combine<Op, T>, reduce_impl::mpi_type<T>(),
-          reduce_impl::mpi_op<Op>()};
+  return {Op,
+          element_type<T>(),
+          &reduce_impl::combine<Op, T>,
+          reduce_impl::mpi_type<T>(),
+          reduce_impl::mpi_op<Op>(),
+          reduce_impl::mpi_user_fn<Op, T>()};
 }
 
 }  // namespace ishmem::detail

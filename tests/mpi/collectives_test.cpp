@@ -48,7 +48,8 @@ void check_reduce(const TeamUnderTest &t, Buffers &b, const char *name, ReduceFn
     fill_random(source, n, std::hash<std::string>()(what) + 7919 * ishmem_my_pe(), lo, hi,
                 range == Range::bits);
     mine.assign(source, source + n);
-    ASSERT_EQ(MPI_Allreduce(source, want.data(), static_cast<int>(n), mpi_of<T>(), op, t.comm),
+    ASSERT_EQ(MPI_Allreduce(source, want.data(), static_cast<int>(n), mpi_of<T>(), twin_op<T>(op),
+                            t.comm),
               MPI_SUCCESS);
     ASSERT_EQ(fn(t.team, dest, source, n), ISHMEM_SUCCESS) << what << ": " << ishmemx_last_error();
     expect_same(dest, want.data(), n, what);
@@ -87,6 +88,32 @@ TEST(Collectives, EveryReductionOnEveryTeamShape) {
   Buffers b;  // allocated by every PE, members of a shape or not
   TeamShapes shapes;
   shapes.for_each_member([&](const TeamUnderTest &t) { check_all_reductions(t, b); });
+}
+
+// Sums of 8- and 16-bit integers that overflow wrap around on every path, node-local and
+// through MPI (whose AVX operations saturate them in Open MPI 4.1): 63 elements, past the
+// width of one vector, each PE adding the same value.
+template <class T>
+void expect_wrapping_sum(T value, ReduceFn<T> fn, const char *name) {
+  constexpr std::size_t kN = 63;
+  T *buf = static_cast<T *>(ishmem_malloc(2 * kN * sizeof(T)));
+  ASSERT_TRUE(all_true(buf != nullptr));
+  for (std::size_t i = 0; i < kN; ++i) buf[i] = value;
+  ASSERT_EQ(fn(ISHMEM_TEAM_WORLD, buf + kN, buf, kN), ISHMEM_SUCCESS) << ishmemx_last_error();
+  const T want = static_cast<T>(static_cast<unsigned long>(value) * static_cast<unsigned>(n_pes()));
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < kN; ++i) bad += buf[kN + i] != want;
+  EXPECT_EQ(bad, 0u) << name << ": element 0 is " << +buf[kN] << ", expected " << +want;
+  EXPECT_EQ(ishmem_free(buf), ISHMEM_SUCCESS);
+}
+
+TEST(Collectives, NarrowIntegerSumsWrapAround) {
+  if (n_pes() < 2) GTEST_SKIP() << "needs 2 PEs";
+  expect_wrapping_sum<signed char>(100, ishmem_schar_sum_reduce, "schar");
+  expect_wrapping_sum<std::int8_t>(-100, ishmem_int8_sum_reduce, "int8");
+  expect_wrapping_sum<unsigned char>(200, ishmem_uchar_sum_reduce, "uchar");
+  expect_wrapping_sum<short>(20000, ishmem_short_sum_reduce, "short");
+  expect_wrapping_sum<std::uint16_t>(40000, ishmem_uint16_sum_reduce, "uint16");
 }
 
 // Reductions back to back with no barrier between them, alternating the one-shot and the

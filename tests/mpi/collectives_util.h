@@ -26,6 +26,38 @@ template <class T>
 constexpr bool is_complex_v =
     std::is_same_v<T, double _Complex> || std::is_same_v<T, float _Complex>;
 
+// inout[i] = in[i] + inout[i] (or *), wrapping around as C's unsigned arithmetic does.
+template <class T, bool kProd>
+void wrapping_twin(void *in, void *inout, int *len, MPI_Datatype *) {
+  T *a = static_cast<T *>(inout);
+  const T *b = static_cast<const T *>(in);
+  for (int i = 0; i < *len; ++i)
+    a[i] = static_cast<T>(kProd ? static_cast<unsigned>(a[i]) * static_cast<unsigned>(b[i])
+                                : static_cast<unsigned>(a[i]) + static_cast<unsigned>(b[i]));
+}
+
+// The MPI operation of the twin reduction: `op` itself, but for the sums and products of 8-
+// and 16-bit integers an operation of the test's own, since Open MPI 4.1's AVX operations
+// saturate those (open-mpi/ompi#8045) where C and ishmem wrap around.
+template <class T>
+MPI_Op twin_op(MPI_Op op) {
+  if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
+    static const MPI_Op sum = [] {
+      MPI_Op made = MPI_OP_NULL;
+      MPI_Op_create(&wrapping_twin<T, false>, 1, &made);
+      return made;
+    }();
+    static const MPI_Op prod = [] {
+      MPI_Op made = MPI_OP_NULL;
+      MPI_Op_create(&wrapping_twin<T, true>, 1, &made);
+      return made;
+    }();
+    if (op == MPI_SUM) return sum;
+    if (op == MPI_PROD) return prod;
+  }
+  return op;
+}
+
 // The standard MPI datatype of T (not the library's mapping: a test of it).
 template <class T>
 MPI_Datatype mpi_of() {

@@ -46,11 +46,21 @@ Shape world() {
 }
 
 Shape shared() {
-  // The tests run on one machine: its PEs in groups of ISHMEM_MAX_LOCAL_PES (0: one group).
+  // The PEs of this machine, as MPI sees it, in groups of ISHMEM_MAX_LOCAL_PES consecutive
+  // ones (0: one group).
   const long k = ishmem::detail::load_config().max_local_pes;
+  MPI_Comm machine;
+  int n_machine = 0, me_machine = 0;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, my_pe(), MPI_INFO_NULL, &machine);
+  MPI_Comm_size(machine, &n_machine);
+  MPI_Comm_rank(machine, &me_machine);
+  std::vector<int> ranks(static_cast<std::size_t>(n_machine));
+  int me = my_pe();
+  MPI_Allgather(&me, 1, MPI_INT, ranks.data(), 1, MPI_INT, machine);
+  MPI_Comm_free(&machine);
   Shape shape{ISHMEM_TEAM_SHARED, {}};
-  for (int pe = 0; pe < n_pes(); ++pe)
-    if (k == 0 || pe / k == my_pe() / k) shape.pes.push_back(pe);
+  for (int i = 0; i < n_machine; ++i)
+    if (k == 0 || i / k == me_machine / k) shape.pes.push_back(ranks[static_cast<std::size_t>(i)]);
   return shape;
 }
 
