@@ -234,8 +234,10 @@ int main(int argc, char **argv) {
   o = b_options(argc, argv, (size_t)64 << 10, (size_t)1 << 20,
                 "Scaling with node-local PEs: init, malloc (reused, growing), fds, "
                 "all-to-all put, barrier; any PE count");
-  /* MPI first, so that ishmem can be finalized and initialized again in this process. */
-  MPI_Init(&argc, &argv);
+  /* MPI first, so that ishmem can be finalized and initialized again in this process; at the
+   * level that the served off-node path needs between nodes. */
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &npes);
   MPI_Comm node;

@@ -142,7 +142,8 @@ void check_reduce(const TeamUnderTest &t, const SymmetricPair &b, const HeapAcce
     }
     a.write(reinterpret_cast<unsigned char *>(out) + bytes, guard.data(), kGuardBytes);
     // MPI's reference; it also makes every member's dest ready before any member calls.
-    EXPECT_EQ(MPI_Allreduce(mine.data(), want.data(), static_cast<int>(n), mpi_of<T>(), op, t.comm),
+    EXPECT_EQ(MPI_Allreduce(mine.data(), want.data(), static_cast<int>(n), mpi_of<T>(),
+                            twin_op<T>(op), t.comm),
               MPI_SUCCESS)
         << call;
     EXPECT_EQ(run(t.team, out, source, n), ISHMEM_SUCCESS) << call << ": " << ishmemx_last_error();

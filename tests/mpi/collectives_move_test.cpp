@@ -12,8 +12,12 @@
 namespace ishmem_test {
 namespace {
 
-const std::size_t kSizes[] = {0, 1, 7, 129};             // elements per PE (129 * 16 > 256 bytes)
-constexpr std::size_t kMaxElements = 4 * (129 + 4) * 3;  // alltoalls: n PEs * 129 * stride 3
+const std::size_t kSizes[] = {0, 1, 7, 129};  // elements per PE (129 * 16 > 256 bytes)
+// Elements per buffer: alltoalls takes n PEs * 129 * stride 3, collect n * (129 + n).
+std::size_t max_elements() {
+  const auto n = static_cast<std::size_t>(n_pes());
+  return n * (129 + n) * 3;
+}
 constexpr unsigned char kUntouched = 0xa5;
 
 template <class T>
@@ -27,10 +31,9 @@ struct MoveCalls {
 
 // Symmetric buffers for every type, allocated by every PE (members of a shape or not).
 struct Buffers {
-  static constexpr std::size_t kBytes = kMaxElements * 16;
   Buffers() {
-    source = static_cast<unsigned char *>(ishmem_malloc(kBytes));
-    dest = static_cast<unsigned char *>(ishmem_malloc(kBytes));
+    source = static_cast<unsigned char *>(ishmem_malloc(max_elements() * 16));
+    dest = static_cast<unsigned char *>(ishmem_malloc(max_elements() * 16));
   }
   ~Buffers() {
     ishmem_free(dest);
@@ -45,7 +48,7 @@ void check_moves(const TeamUnderTest &t, Buffers &b, const std::string &type,
   int me, n;
   MPI_Comm_rank(t.comm, &me);
   MPI_Comm_size(t.comm, &n);
-  const std::size_t max_bytes = kMaxElements * sizeof(T);
+  const std::size_t max_bytes = max_elements() * sizeof(T);
   unsigned char *source = b.source, *dest = b.dest;
   ASSERT_TRUE(source && dest);
   std::vector<unsigned char> want(max_bytes), packed(max_bytes), got(max_bytes);
