@@ -1,8 +1,13 @@
 // Distributed locks: a ticket lock in PE 0's copy of the symmetric long. Its high 32 bits
 // are the next ticket to hand out, its low 32 bits the ticket now served, so PEs enter in
 // the order they asked. Every access is an ordinary AMO (api/amo_path.h), node-local or
-// through MPI, on whatever symmetric memory the lock lives in.
+// through MPI, on whatever symmetric memory the lock lives in. Each PE also keeps the set of
+// locks it holds, so that clearing a lock it does not hold (which would serve a ticket the
+// holder still owns, and leave the next set_lock waiting for one never served) and setting one
+// it holds (which would wait for itself) are errors that leave the lock as it was.
 #include <cstdint>
+#include <mutex>
+#include <unordered_set>
 
 #include "api/amo_path.h"
 #include "api/checks.h"
@@ -24,6 +29,32 @@ std::uint32_t ticket_of(std::uint64_t word) {
 }
 std::uint32_t serving_of(std::uint64_t word) {
   return static_cast<std::uint32_t>(word & kServing);
+}
+
+// The locks this PE holds, by address (the PE's threads share them, as OpenSHMEM has it).
+class HeldLocks {
+ public:
+  bool holds(const long *lock) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    return held_.count(lock) != 0;
+  }
+  void add(const long *lock) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    held_.insert(lock);
+  }
+  void remove(const long *lock) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    held_.erase(lock);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_set<const long *> held_;
+};
+
+HeldLocks &held_locks() {
+  static HeldLocks locks;
+  return locks;
 }
 
 // One AMO on the lock word; throws the AMO's error.
@@ -52,11 +83,16 @@ extern "C" {
 int ishmem_set_lock(long *lock) {
   return guard([&] {
     check_lock(lock, "ishmem_set_lock");
+    if (held_locks().holds(lock))
+      fail(ISHMEM_ERR_INVALID_ARG,
+           "ishmem_set_lock: this PE holds the lock at %p already (it would wait for itself)",
+           static_cast<const void *>(lock));
     const std::uint64_t taken = lock_amo(AmoOp::add, lock, kTicket);
     const std::uint32_t mine = ticket_of(taken);
-    if (serving_of(taken) == mine) return;
     // Spins, then yields between reads: the holder (or PE 0's MPI progress) needs the CPU.
-    wait_for([&] { return serving_of(lock_amo(AmoOp::fetch, lock, 0)) == mine; });
+    if (serving_of(taken) != mine)
+      wait_for([&] { return serving_of(lock_amo(AmoOp::fetch, lock, 0)) == mine; });
+    held_locks().add(lock);
   });
 }
 
@@ -68,6 +104,7 @@ int ishmem_test_lock(long *lock) {
     if (ticket_of(word) != serving_of(word)) return;  // held, or PEs are waiting
     // Take the next ticket only if nobody took one since: then it is served at once.
     held = lock_amo(AmoOp::compare_swap, lock, word + kTicket, word) == word ? 0 : 1;
+    if (held == 0) held_locks().add(lock);
   });
   return rc == ISHMEM_SUCCESS ? held : rc;
 }
@@ -75,6 +112,11 @@ int ishmem_test_lock(long *lock) {
 int ishmem_clear_lock(long *lock) {
   return guard([&] {
     check_lock(lock, "ishmem_clear_lock");
+    if (!held_locks().holds(lock))
+      fail(ISHMEM_ERR_INVALID_ARG,
+           "ishmem_clear_lock: this PE does not hold the lock at %p (never set, or cleared "
+           "already); the lock is unchanged",
+           static_cast<const void *>(lock));
     // The holder's puts complete before the next holder may enter.
     const int rc = ishmem_quiet();
     if (rc != ISHMEM_SUCCESS) throw Error(rc, last_error());
@@ -82,6 +124,7 @@ int ishmem_clear_lock(long *lock) {
     // without a carry into the tickets (adding 1 - 2^32 there).
     const std::uint64_t word = lock_amo(AmoOp::fetch, lock, 0);
     lock_amo(AmoOp::add, lock, serving_of(word) == kServing ? 1 - kTicket : 1);
+    held_locks().remove(lock);
   });
 }
 

@@ -1,5 +1,6 @@
 // Distributed locks: mutual exclusion of a non-atomic update from every PE, test_lock, the
-// FIFO order of a ticket lock, and bad lock arguments.
+// FIFO order of a ticket lock (also after a wrong clear), clearing a lock not held and setting
+// one held, and bad lock arguments.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -66,10 +67,18 @@ TEST(Lock, TestLockTakesOnlyAFreeLock) {
 // the one before it holds a ticket: the high half of the word on PE 0, docs/CONTEXTS.md);
 // each enters, logs itself, leaves and asks again in the same order. A ticket lock serves them in
 // asking order both times; a lock that lets a leaving PE barge in would log it twice in a row.
-TEST(Lock, ServesInAskingOrder) {
+// Every PE first clears the free lock, which it does not hold, when `wrong_clear_first`: an
+// error that must leave the lock as it was, so that the order below holds all the same.
+void expect_asking_order(bool wrong_clear_first) {
   long *lock = sym_longs(1), *log = sym_longs(2 * n_pes()), *logged = sym_longs(1);
   ASSERT_TRUE(all_true(lock && log && logged));
   const int me = my_pe(), n = n_pes();
+  if (wrong_clear_first) {
+    EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_ERR_INVALID_ARG);
+    ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+    EXPECT_EQ(ishmem_long_atomic_fetch(lock, 0), 0) << "the wrong clear changed the lock";
+    ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);  // every PE read it before PE 0 sets it
+  }
   auto append = [&](long entry) {
     const long at = ishmem_long_atomic_fetch_inc(logged, 0);
     EXPECT_EQ(ishmem_long_p(log + at, entry, 0), ISHMEM_SUCCESS);
@@ -112,6 +121,57 @@ TEST(Lock, ServesInAskingOrder) {
   ishmem_barrier_all();
   ishmem_free(logged);
   ishmem_free(log);
+  ishmem_free(lock);
+}
+
+TEST(Lock, ServesInAskingOrder) {
+  expect_asking_order(false);
+}
+
+TEST(Lock, ServesInAskingOrderAfterAWrongClear) {
+  expect_asking_order(true);
+}
+
+// Clearing a lock this PE does not hold (never set, cleared already, or held by another PE)
+// and setting one it holds are errors, and the lock stays as it was.
+TEST(Lock, ClearWithoutHoldingAndSetWhileHoldingAreErrors) {
+  long *lock = sym_longs(1);
+  ASSERT_TRUE(all_true(lock != nullptr));
+  const int me = my_pe();
+  EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_NE(std::strstr(ishmemx_last_error(), "ishmem_clear_lock: this PE does not hold the lock"),
+            nullptr)
+      << ishmemx_last_error();
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_long_atomic_fetch(lock, 0), 0);
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  if (me == 0) {
+    EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_SUCCESS);
+    EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_ERR_INVALID_ARG);
+    EXPECT_NE(std::strstr(ishmemx_last_error(), "holds the lock at"), nullptr);
+  }
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  const long held = ishmem_long_atomic_fetch(lock, 0);  // one ticket out, ticket 0 served
+  EXPECT_EQ(held, 1L << 32);
+  if (me != 0) EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_ERR_INVALID_ARG);  // PE 0 holds it
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_long_atomic_fetch(lock, 0), held);
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  if (me == 0) {
+    EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
+    EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_ERR_INVALID_ARG);  // cleared already
+  }
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  // Free again: every PE takes and leaves it in turn.
+  for (int pe = 0; pe < n_pes(); ++pe) {
+    if (pe == me) {
+      EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_SUCCESS);
+      EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
+    }
+    ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  }
+  EXPECT_EQ(ishmem_long_atomic_fetch(lock, 0),
+            static_cast<long>((static_cast<unsigned long>(n_pes()) + 1) * ((1UL << 32) + 1)));
   ishmem_free(lock);
 }
 
