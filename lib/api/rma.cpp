@@ -40,9 +40,10 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
     const char *sym = static_cast<const char *>(dir == Direction::put ? dest : source);
     void *local = dir == Direction::put ? const_cast<void *>(source) : dest;
     check_pe(pe, fn);
-    if (!local)
-      fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn,
-           dir == Direction::put ? "source" : "destination");
+    // Either side NULL is a bad argument, the symmetric one too (not an address outside the
+    // heap), so that put and get say the same of it.
+    if (!local || !sym)
+      fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, dest ? "source" : "destination");
     std::size_t off;
     if (MpiTransport *statics = static_window(sym, bytes, off, fn)) {
       static_rma(*statics, dir, dest, source, off, bytes, pe, blocking);
@@ -111,8 +112,8 @@ void check_strided(Direction dir, const void *dest, const void *source, std::ptr
          sst);
   runtime();
   check_pe(pe, fn);
-  if (!(put ? source : dest))
-    fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, put ? "source" : "destination");
+  if (!source || !dest)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL %s buffer", fn, dest ? "source" : "destination");
   // The symmetric side, from the first element's start to the last one's end: in the heap or
   // in static data.
   const void *sym = put ? dest : source;

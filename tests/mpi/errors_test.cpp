@@ -2,6 +2,7 @@
 // ishmemx_last_error(), and leaves the library usable, with the PEs' heaps still identical.
 // ctest runs this program with ISHMEM_SYMMETRIC_SIZE=64M and ISHMEM_LOG=none.
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -270,13 +271,26 @@ TEST(Errors, NotSymmetric) {
   EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
 }
 
-TEST(Errors, NullLocalBufferIsAnError) {
+// A NULL buffer on either side, local or symmetric, is the same bad argument for put and get.
+TEST(Errors, NullBufferIsAnError) {
   long *sym = static_cast<long *>(ishmem_malloc(64));
   ASSERT_TRUE(all_true(sym != nullptr));
   const int pe = right_pe();
+  long local[8] = {};
   EXPECT_EQ(ishmem_putmem(sym, nullptr, 8, pe), ISHMEM_ERR_INVALID_ARG);
   EXPECT_EQ(ishmem_getmem(nullptr, sym, 8, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_NE(std::strstr(ishmemx_last_error(), "ishmem_getmem: NULL destination buffer"), nullptr)
+      << ishmemx_last_error();
+  EXPECT_EQ(ishmem_putmem(nullptr, local, 8, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_NE(std::strstr(ishmemx_last_error(), "ishmem_putmem: NULL destination buffer"), nullptr)
+      << ishmemx_last_error();
+  EXPECT_EQ(ishmem_getmem(local, nullptr, 8, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_NE(std::strstr(ishmemx_last_error(), "ishmem_getmem: NULL source buffer"), nullptr)
+      << ishmemx_last_error();
   EXPECT_EQ(ishmem_long_put_nbi(sym, nullptr, 1, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_long_put_nbi(nullptr, local, 1, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_long_iput(nullptr, local, 1, 1, 2, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_long_iget(local, nullptr, 1, 1, 2, pe), ISHMEM_ERR_INVALID_ARG);
   ishmem_barrier_all();
   EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
 }
