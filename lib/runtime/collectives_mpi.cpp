@@ -2,8 +2,6 @@
 // team's communicator (ranked by team index), completed within the collective deadline.
 #include <climits>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <vector>
 
 #include "bootstrap/stall_watch.h"
@@ -108,24 +106,9 @@ void alltoall(Team &team, const CollectiveCall &call) {
   watch_complete(req, "MPI_Ialltoall");
 }
 
-// The MPI operation of `r`: MPI's own, or one made once per process from r.mpi_user_fn (a
-// handful of types; MPI_Finalize frees them).
-MPI_Op mpi_op_of(const Reduction &r) {
-  if (!r.mpi_user_fn) return r.mpi_op;
-  static std::mutex mutex;
-  static std::map<MPI_User_function *, MPI_Op> made;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = made.find(r.mpi_user_fn);
-  if (it != made.end()) return it->second;
-  MPI_Op op;
-  ISHMEMI_CHECK_MPI(MPI_Op_create(r.mpi_user_fn, 1, &op));
-  made.emplace(r.mpi_user_fn, op);
-  return op;
-}
-
 void reduce(Team &team, const CollectiveCall &call) {
   const Reduction &r = *call.reduction;
-  const MPI_Op op = mpi_op_of(r);
+  const MPI_Op op = r.wrapping_mpi_op ? r.wrapping_mpi_op() : r.mpi_op;
   const std::size_t piece = kMaxPiece / r.type.size;
   const bool in_place = call.dest == call.source;
   for (std::size_t done = 0; done < call.nelems; done += piece) {

@@ -6,7 +6,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "ishmem.h"  // brings in mpi.h without the C++ bindings
+#include "common/error.h"  // ISHMEMI_CHECK_MPI
+#include "ishmem.h"        // brings in mpi.h without the C++ bindings
 
 namespace ishmem::detail {
 
@@ -27,16 +28,17 @@ struct ElementType {
 const char *element_kind_name(ElementKind kind);
 
 // One reduction: operation and element type, with its kernel and MPI equivalents. Where
-// `mpi_user_fn` is set, the off-node path reduces through an MPI operation made from it
-// (MPI_Op_create) in place of `mpi_op`: Open MPI 4.1's AVX operations saturate 8- and 16-bit
-// integer sums (open-mpi/ompi#8045, "wontfix"), where ishmem's and MPI's wrap around.
+// `wrapping_mpi_op` is set, the off-node path reduces through the MPI operation it returns
+// (made once from `combine` by MPI_Op_create) in place of `mpi_op`: Open MPI 4.1's AVX
+// operations saturate 8- and 16-bit integer sums (open-mpi/ompi#8045, "wontfix"), where
+// ishmem's and MPI's wrap around.
 struct Reduction {
   ReduceOp op;
   ElementType type;
   CombineFn combine;
   MPI_Datatype mpi_type;
   MPI_Op mpi_op;
-  MPI_User_function *mpi_user_fn;
+  MPI_Op (*wrapping_mpi_op)();
 };
 
 namespace reduce_impl {
@@ -110,11 +112,23 @@ void mpi_user_combine(void *in, void *inout, int *len, MPI_Datatype *) {
   combine<Op, T>(inout, in, static_cast<std::size_t>(*len));
 }
 
+// The MPI operation of mpi_user_combine, made at the first call (after MPI_Init; MPI_Finalize
+// frees it); a failure throws, and the next call tries again.
 template <ReduceOp Op, class T>
-constexpr MPI_User_function *mpi_user_fn() {
+MPI_Op wrapping_op() {
+  static const MPI_Op op = [] {
+    MPI_Op made;
+    ISHMEMI_CHECK_MPI(MPI_Op_create(&mpi_user_combine<Op, T>, 1, &made));
+    return made;
+  }();
+  return op;
+}
+
+template <ReduceOp Op, class T>
+constexpr MPI_Op (*wrapping_mpi_op())() {
   if constexpr (std::is_integral_v<T> && sizeof(T) <= 2 &&
                 (Op == ReduceOp::sum || Op == ReduceOp::prod))
-    return &mpi_user_combine<Op, T>;
+    return &wrapping_op<Op, T>;
   else
     return nullptr;
 }
@@ -153,7 +167,7 @@ Reduction reduction_of() {
           &reduce_impl::combine<Op, T>,
           reduce_impl::mpi_type<T>(),
           reduce_impl::mpi_op<Op>(),
-          reduce_impl::mpi_user_fn<Op, T>()};
+          reduce_impl::wrapping_mpi_op<Op, T>()};
 }
 
 }  // namespace ishmem::detail

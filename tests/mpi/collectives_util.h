@@ -39,21 +39,21 @@ void wrapping_twin(void *in, void *inout, int *len, MPI_Datatype *) {
 // The MPI operation of the twin reduction: `op` itself, but for the sums and products of 8-
 // and 16-bit integers an operation of the test's own, since Open MPI 4.1's AVX operations
 // saturate those (open-mpi/ompi#8045) where C and ishmem wrap around.
+template <class T, bool kProd>
+MPI_Op wrapping_twin_op() {
+  static const MPI_Op made = [] {
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Op_create(&wrapping_twin<T, kProd>, 1, &op);
+    return op;
+  }();
+  return made;
+}
+
 template <class T>
 MPI_Op twin_op(MPI_Op op) {
   if constexpr (std::is_integral_v<T> && sizeof(T) <= 2) {
-    static const MPI_Op sum = [] {
-      MPI_Op made = MPI_OP_NULL;
-      MPI_Op_create(&wrapping_twin<T, false>, 1, &made);
-      return made;
-    }();
-    static const MPI_Op prod = [] {
-      MPI_Op made = MPI_OP_NULL;
-      MPI_Op_create(&wrapping_twin<T, true>, 1, &made);
-      return made;
-    }();
-    if (op == MPI_SUM) return sum;
-    if (op == MPI_PROD) return prod;
+    if (op == MPI_SUM) return wrapping_twin_op<T, false>();
+    if (op == MPI_PROD) return wrapping_twin_op<T, true>();
   }
   return op;
 }
