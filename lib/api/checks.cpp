@@ -23,6 +23,24 @@ void check_committed(const void *sym, std::size_t bytes, const char *fn) {
          fn, sym, bytes, static_cast<void *>(g_fast.local_base), g_fast.committed);
 }
 
+// Fails, in words about static data, if [sym, sym + bytes) starts in the program's static data
+// (a call that takes static data tried it first): it runs past the end of its segment, or the
+// call takes none.
+void check_not_static(const void *sym, std::size_t bytes, const char *fn) {
+  const char *start = nullptr;
+  std::size_t size = 0;
+  if (!runtime().statics->segment_of(sym, start, size)) return;
+  if (bytes <= size - static_cast<std::size_t>(static_cast<const char *>(sym) - start))
+    fail(ISHMEM_ERR_NOT_SYMMETRIC,
+         "%s: %p is in the program's static data, which this call does not take: it needs "
+         "symmetric heap memory (ishmem_malloc)",
+         fn, sym);
+  fail(ISHMEM_ERR_NOT_SYMMETRIC,
+       "%s: [%p, +%zu) starts in the program's static data but runs past the end of its "
+       "segment [%p, +%zu)",
+       fn, sym, bytes, static_cast<const void *>(start), size);
+}
+
 // ISHMEM_DEBUG=1: [sym, sym + bytes), at `off` in the heap, lies in one live allocation.
 void check_live(const void *sym, std::size_t off, std::size_t bytes, int pe, const char *fn) {
   if (g_fast.debug && !runtime().heap->allocator().in_live_block(off, bytes))
@@ -37,6 +55,7 @@ std::size_t check_symmetric(const void *sym, std::size_t bytes, int pe, const ch
   std::size_t off;
   if (!in_heap(sym, bytes, off)) {
     check_committed(sym, bytes, fn);
+    check_not_static(sym, bytes, fn);
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)", fn,
          sym, bytes, static_cast<void *>(g_fast.local_base), g_fast.committed);
   }
@@ -50,7 +69,9 @@ std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::siz
   if (!in_heap_aligned(sym, count, size, off)) {
     // An overflowing count never fits: the reservation test needs no exact byte count.
     std::size_t bytes;
-    check_committed(sym, __builtin_mul_overflow(count, size, &bytes) ? SIZE_MAX : bytes, fn);
+    if (__builtin_mul_overflow(count, size, &bytes)) bytes = SIZE_MAX;
+    check_committed(sym, bytes, fn);
+    check_not_static(sym, bytes, fn);
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: %s%p is not an aligned %s in the symmetric heap", fn, label,
          sym, kind);
   }

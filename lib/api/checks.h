@@ -36,7 +36,8 @@ void check_pe(int pe, const char *fn);
 // The symmetric range checks: each fails with ISHMEM_ERR_NOT_SYMMETRIC when the data is not in
 // the committed heap (saying so when it is in the reserved but uncommitted part) and, with
 // ISHMEM_DEBUG=1, when it is not inside one live allocation; the message names `pe`, the
-// target. Each returns sym's offset.
+// target; for an address in the program's static data it speaks of that. Each returns sym's
+// offset.
 // [sym, sym + bytes).
 std::size_t check_symmetric(const void *sym, std::size_t bytes, int pe, const char *fn);
 // `count` elements of `size` bytes at `sym`, aligned; the message calls sym "<label><sym>" and

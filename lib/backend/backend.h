@@ -10,6 +10,14 @@
 
 namespace ishmem::detail {
 
+// The memory a backend's chunks come from: its size in bytes (0 if unknown), what it is (for
+// messages) and a key that is equal for PEs whose chunks come from the same memory.
+struct MemorySource {
+  std::size_t bytes = 0;
+  std::string what;
+  std::string key;
+};
+
 // Opaque handle to one physical chunk (a memfd for host, a generic allocation handle for GPUs).
 using ChunkHandle = std::uint64_t;
 
@@ -43,6 +51,10 @@ class Backend {
   // ISHMEM_ERR_BACKEND naming the call when the device reports an error (a kernel's fault
   // included). A no-op where nothing runs asynchronously (host).
   virtual void quiesce() = 0;
+  // The most memory its chunks can ever take (MemorySource), which init compares with the heap's
+  // size: for host memory the smaller of physical memory plus swap and the cgroup's memory.max;
+  // for a GPU the device's memory.
+  virtual MemorySource memory_source() const = 0;
   // Human-readable placement ("cpu", "GPU 0 (bus 0000:1a:00.0)") for ishmem-info and logs.
   virtual std::string placement() const = 0;
 };

@@ -29,6 +29,7 @@ enum class CollectiveOp : std::uint64_t {
   free,
   realloc,
   trim,
+  team,  // a collective on a team (team_sync, a reduce, a broadcast...): the caller names it
 };
 const char *collective_op_name(std::uint64_t op);
 
@@ -48,8 +49,9 @@ void watch_board(ActivityWord *board, std::size_t step);
 // on static data's window and the served off-node path's requests, where a peer's operation
 // may be waiting for this PE while this PE waits for that peer.
 void watch_serve(void (*serve)());
-// This PE enters collective call `op`; returns its call number.
-std::uint64_t watch_enter(CollectiveOp op);
+// This PE enters collective call `op`; returns its call number. `name`, the call's API name (a
+// string that outlives the call), stands for op's in this PE's report: peers see only op.
+std::uint64_t watch_enter(CollectiveOp op, const char *name = nullptr);
 
 // Waits for `req` (of MPI call `mpi_call`) within the deadline.
 void watch_complete(MPI_Request &req, const char *mpi_call);

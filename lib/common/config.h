@@ -14,7 +14,8 @@ namespace ishmem::detail {
 // (tests/env_table.py checks it), plain `ishmem-info` without the markup.
 #define ISHMEMI_CONFIG_VARS(X)                                                                  \
   X(symmetric_size, SYMMETRIC_SIZE, size, "1G", "",                                             \
-    "largest heap per PE (K, M, G, T suffixes); only address space is reserved up front")       \
+    "largest heap per PE (K, M, G, T suffixes); only address space is reserved up front, and "  \
+    "init warns when it exceeds the PE's share of the memory behind the heap")                  \
   X(chunk_size, CHUNK_SIZE, size, "2M", "",                                                     \
     "smallest step by which the heap commits physical memory")                                  \
   X(trim_threshold, TRIM_THRESHOLD, size, "64M", "",                                            \

@@ -55,6 +55,11 @@ void log_error(LogLevel level, const Error &e) {
   if (log_enabled(level)) fprintf(stderr, "%s\n", e.what());
 }
 
+std::string without_prefix(const std::string &text) {
+  const std::size_t end = text.find("] ");
+  return text.rfind("[ishmem", 0) == 0 && end != std::string::npos ? text.substr(end + 2) : text;
+}
+
 void fail(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);

@@ -29,6 +29,10 @@ void log(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 
 // Logs the text of `e`, which carries the PE's prefix already.
 void log_error(LogLevel level, const Error &e);
 
+// An error's text without its "[ishmem pe N] " (or "[ishmem] ") prefix, to quote it inside
+// another message, which has its own.
+std::string without_prefix(const std::string &text);
+
 // Formats "[ishmem pe N] <message>" and throws Error(code).
 [[noreturn]] void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // Throws ISHMEM_ERR_SYSTEM naming the call, errno's text and the place.

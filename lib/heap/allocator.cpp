@@ -25,6 +25,12 @@ std::optional<std::size_t> Allocator::find(std::size_t size, std::size_t align) 
   return std::nullopt;
 }
 
+std::size_t Allocator::largest_free_block() const {
+  std::size_t largest = 0;
+  for (const auto &[offset, length] : free_) largest = length > largest ? length : largest;
+  return largest;
+}
+
 void Allocator::take(std::size_t offset, std::size_t requested) {
   const std::size_t size = round_size(requested);
   auto it = free_.upper_bound(offset);

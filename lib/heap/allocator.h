@@ -43,6 +43,8 @@ class Allocator {
   std::size_t used_bytes() const { return used_bytes_; }
   std::size_t used_blocks() const { return used_.size(); }
   std::size_t free_blocks() const { return free_.size(); }
+  // Size of the largest free block (0 if none); O(free blocks), for the error of a failed find.
+  std::size_t largest_free_block() const;
 
   static std::size_t round_size(std::size_t size);
 

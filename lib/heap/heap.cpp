@@ -74,10 +74,7 @@ void Heap::open_window(bool may_serve) {
   const bool none_made =
       lowest_status(world, mine.ok() ? ISHMEM_ERR_SYSTEM : ISHMEM_SUCCESS) == ISHMEM_SUCCESS;
   if (may_serve && none_made) {
-    std::string why = mine.text();  // less its "[ishmem pe N] ": the log line has its own
-    if (why.rfind("[ishmem", 0) == 0 && why.find("] ") != std::string::npos)
-      why.erase(0, why.find("] ") + 2);
-    served_reason_ = "MPI could not make the window: " + why;
+    served_reason_ = "MPI could not make the window: " + without_prefix(mine.text());
     window_refused_ = true;
     return;
   }
@@ -197,11 +194,20 @@ void *Heap::aligned_malloc(std::size_t size, std::size_t align, const char *fn, 
 
 std::size_t Heap::allocate(std::size_t size, std::size_t align, const char *fn) {
   auto offset = allocator_->find(size, align);
-  if (!offset)
+  if (!offset) {
+    // Whether freeing elsewhere could help: with enough free bytes in all but no block large
+    // enough, the free space is fragmented (or the alignment asked for leaves no room).
+    const std::size_t in_use = allocator_->used_bytes(), capacity = allocator_->capacity();
+    const std::size_t largest = allocator_->largest_free_block();
+    const bool fragmented = capacity - in_use >= Allocator::round_size(size);
     fail(ISHMEM_ERR_NOMEM,
-         "%s(%zu): the symmetric heap has no room: %zu of %zu bytes in use "
-         "(raise ISHMEM_SYMMETRIC_SIZE)",
-         fn, size, allocator_->used_bytes(), allocator_->capacity());
+         "%s(%zu): the symmetric heap has no room: %zu of %zu bytes in use, %zu free in all, "
+         "the largest free block %zu bytes (%s)",
+         fn, size, in_use, capacity, capacity - in_use, largest,
+         fragmented ? "the free space is fragmented: free blocks next to each other, or raise "
+                      "ISHMEM_SYMMETRIC_SIZE"
+                    : "raise ISHMEM_SYMMETRIC_SIZE");
+  }
   try {
     window_->commit(*offset + Allocator::round_size(size));  // collective; agrees itself
   } catch (...) {

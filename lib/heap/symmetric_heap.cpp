@@ -43,7 +43,14 @@ SymmetricHeap::SymmetricHeap(Backend &backend, PeerMesh &mesh, const MpiBootstra
     fail(ISHMEM_ERR_CONFIG, "ISHMEM_SYMMETRIC_SIZE=%zu times %d local PEs overflows", capacity,
          n_slots_);
   reserved_bytes_ = stride_ * static_cast<std::size_t>(n_slots_) + room;
-  reservation_ = static_cast<char *>(backend_.reserve(reserved_bytes_));
+  try {
+    reservation_ = static_cast<char *>(backend_.reserve(reserved_bytes_));
+  } catch (const Error &e) {
+    fail(e.code(),
+         "reserving %zu bytes of address space for the heap (ISHMEM_SYMMETRIC_SIZE=%zu for each "
+         "of %d PEs on this node) failed: %s",
+         reserved_bytes_, capacity, n_slots_, without_prefix(e.what()).c_str());
+  }
   const std::size_t misalign = reinterpret_cast<std::uintptr_t>(reservation_) % window_align;
   window_ = reservation_ + (misalign ? window_align - misalign : 0);
 }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "bootstrap/stall_watch.h"
 #include "runtime/gpu_collectives.h"
 
 namespace ishmem::detail {
@@ -98,6 +99,7 @@ void compare_records(const Team &team, const CallRecord *all, const char *fn) {
 }
 
 void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const FirstError &checks) {
+  watch_enter(CollectiveOp::team, call.fn);  // a PE lost in it is reported in this call
   CollectiveCall mine = call;
   if (!checks.ok()) {
     mine = CollectiveCall{};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <functional>
 
 #include "bootstrap/agreed_step.h"
 #include "bootstrap/stall_watch.h"
@@ -93,6 +94,30 @@ void check_config_agrees(MPI_Comm comm, const Config &config) {
     if (min[i] != max[i])
       fail(ISHMEM_ERR_CONFIG, "%s differs between PEs (this PE: %s); set it the same everywhere",
            shared[i].first, config_value_text(config, shared[i].first).c_str());
+}
+
+// Warns, once for the PEs sharing one memory (from the first of them), when
+// ISHMEM_SYMMETRIC_SIZE exceeds their share of it. Not an error: the heap is address space at
+// init and memory only as blocks are allocated, so a job that sets a generous size and fills
+// a part of it runs. One that fills it would fail far from the cause: a device allocation, or
+// the kernel's OOM killer for host memory. Collective over the node.
+void warn_if_heap_exceeds_memory(const Runtime &rt) {
+  const MemorySource source = rt.heap->backend().memory_source();
+  const auto key = static_cast<unsigned long long>(std::hash<std::string>{}(source.key));
+  const Topology &topo = rt.boot->topology();
+  std::vector<unsigned long long> keys(static_cast<std::size_t>(topo.n_local));
+  ISHMEMI_CHECK_MPI(MPI_Allgather(&key, 1, MPI_UNSIGNED_LONG_LONG, keys.data(), 1,
+                                  MPI_UNSIGNED_LONG_LONG, rt.boot->node()));
+  const auto sharers = std::count(keys.begin(), keys.end(), key);
+  const bool first = std::find(keys.begin(), keys.end(), key) - keys.begin() == topo.local_rank;
+  const std::size_t share = source.bytes / static_cast<std::size_t>(sharers);
+  if (first && source.bytes && rt.config.symmetric_size > share)
+    log(LogLevel::warn,
+        "ISHMEM_SYMMETRIC_SIZE=%zu is more than each PE can ever back: %s holds %zu bytes, %zu "
+        "for each of the %ld PEs sharing it; allocations past that fail late (on host memory "
+        "the kernel may end the job)",
+        rt.config.symmetric_size, source.what.c_str(), source.bytes, share,
+        static_cast<long>(sharers));
 }
 
 // The range checks and the fast paths' limits follow the committed size, never the reserved
@@ -192,6 +217,8 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   std::unique_ptr<Backend> backend = choose_backend(*rt);
   // Collective: the control segment, the heap's window and the MPI window; agrees on each.
   rt->heap = std::make_unique<Heap>(std::move(backend), *rt->mesh, *rt->boot, rt->config);
+  agreed_setup_step(comm, "comparing the heap with memory",
+                    [&] { warn_if_heap_exceeds_memory(*rt); });
   rt->backend = &rt->heap->backend();
   rt->remote = rt->heap->transport();
   rt->pe_slot = topo.pe_slot;

@@ -133,6 +133,17 @@ bool StaticData::contains(const void *addr, std::size_t bytes, std::size_t &off)
   return false;
 }
 
+bool StaticData::segment_of(const void *addr, const char *&start, std::size_t &bytes) const {
+  std::size_t off;
+  if (!contains(addr, 1, off)) return false;
+  for (const Segment &s : segments_)
+    if (off - s.offset < s.bytes) {
+      start = base_ + s.offset;
+      bytes = s.bytes;
+    }
+  return true;
+}
+
 MpiTransport &StaticData::window(const char *fn, const void *addr) const {
   if (!window_)
     fail(unusable_code_, "%s: %p is in the program's static data, which %s", fn, addr,

@@ -30,6 +30,9 @@ class StaticData {
   // True if [addr, addr + bytes) lies in one segment of the static data; `off` gets addr's
   // offset from the data's start (the same variable's offset on every PE).
   bool contains(const void *addr, std::size_t bytes, std::size_t &off) const;
+  // True if `addr` lies in a segment of the static data (whatever follows it); `start` and
+  // `bytes` get that segment. For the errors that must speak of static data, not the heap.
+  bool segment_of(const void *addr, const char *&start, std::size_t &bytes) const;
   // The window, or, where static data is unusable, an Error for call `fn` on `addr` saying why.
   MpiTransport &window(const char *fn, const void *addr) const;
   bool usable() const { return window_ != nullptr; }

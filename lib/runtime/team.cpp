@@ -267,6 +267,7 @@ char *peer_address(const Runtime &rt, const void *p, int pe) {
 
 void team_sync(Runtime &rt, Team &team, const char *what) {
   if (team.n_pes() == 1) return;
+  watch_enter(CollectiveOp::team, what);  // a PE lost in it is reported in this call
   if (team.node_local && rt.teams->host_heap) return sync_in_area(team, what);
   if (team.node) return sync_across_nodes(team, what);
   team_sync_over_mpi(team, what);

@@ -6,6 +6,7 @@
  *   die-in-init        PE 1 dies where the others call ishmem_init
  *   die-in-barrier     PE 1 dies where the others call ishmem_barrier_all
  *   die-in-malloc      PE 1 dies where the others call ishmem_malloc
+ *   die-in-reduce      PE 1 dies where the others call ishmem_long_sum_reduce
  *   die-in-growth      PE 1 dies at a random point of a loop of heap growths (fd exchanges)
  *   die-in-rma         PE 1 dies while the others get from it and add to it (through MPI when
  *                      it is on another node: such calls block until the job ends), then barrier
@@ -74,6 +75,11 @@ int main(int argc, char **argv) {
   } else if (strcmp(scenario, "die-in-barrier") == 0) {
     if (odd) die();
     ishmem_barrier_all();
+  } else if (strcmp(scenario, "die-in-reduce") == 0) {
+    long *sums = ishmem_calloc(2, sizeof(long));
+    ishmem_barrier_all();
+    if (odd) die();
+    ishmem_long_sum_reduce(ISHMEM_TEAM_WORLD, sums + 1, sums, 1);
   } else if (strcmp(scenario, "die-in-malloc") == 0) {
     if (odd) die();
     ishmem_malloc(64);

@@ -1,5 +1,6 @@
 /* A bad ISHMEM_* variable on one PE fails ishmem_init on every PE (none waits forever), the
- * error names the variable, and after the environment is fixed the library initializes. The
+ * error names the variable (a heap too large to reserve too), and after the environment is
+ * fixed the library initializes. The
  * program initializes MPI itself so that it can give only the last PE the bad value. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,8 +33,18 @@ int main(int argc, char **argv) {
   CHECK(ishmem_n_pes() == -1);
   CHECK(ishmem_malloc(64) == NULL);
 
-  /* Fixed: the library initializes and works. */
   unsetenv("ISHMEM_CHUNK_SIZE");
+  /* A heap larger than the address space: the reservation fails on every PE, and the error
+   * names the variable. */
+  setenv("ISHMEM_SYMMETRIC_SIZE", "1000T", 1);
+  rc = ishmemx_init_attr(&attr);
+  CHECK(rc != ISHMEM_SUCCESS);
+  CHECK(strstr(ishmemx_last_error(), "ISHMEM_SYMMETRIC_SIZE=1099511627776000") != NULL);
+  CHECK(strstr(ishmemx_last_error(), "reserving") != NULL);
+  CHECK(ishmem_n_pes() == -1);
+  unsetenv("ISHMEM_SYMMETRIC_SIZE");
+
+  /* Fixed: the library initializes and works. */
   CHECK(ishmemx_init_attr(&attr) == ISHMEM_SUCCESS);
   CHECK(ishmem_n_pes() == size && ishmem_my_pe() == rank);
   check_ring_put(rank, size);

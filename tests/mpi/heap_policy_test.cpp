@@ -71,6 +71,7 @@ class RecordingBackend final : public Backend {
       fail(ISHMEM_ERR_BACKEND, "injected: cudaDeviceSynchronize() failed");
     }
   }
+  MemorySource memory_source() const override { return host_->memory_source(); }
   std::string placement() const override { return "cpu"; }
 
  private:

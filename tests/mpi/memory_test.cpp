@@ -185,4 +185,35 @@ TEST(Memory, FreeNullIsNoOpAndTrimWorks) {
   EXPECT_EQ(ishmem_free(p), ISHMEM_SUCCESS);
 }
 
+// A malloc that fails says how much is free and how large the largest free block is, and
+// whether fragmentation is the cause: here a hole of two fifths of the heap (the largest free
+// block) and a tail of about a fifth hold more than half of it in all, but neither holds half.
+TEST(Memory, FailedMallocNamesFreeBytesAndFragmentation) {
+  const std::size_t two_fifths = user_heap_size() / 5 * 2 / 4096 * 4096;
+  void *hole = ishmem_malloc(two_fifths);
+  void *pin = ishmem_malloc(64);
+  void *kept = ishmem_malloc(two_fifths);
+  ASSERT_TRUE(all_true(hole && pin && kept));
+  ASSERT_EQ(ishmem_free(hole), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_malloc(user_heap_size() / 2), nullptr);
+  EXPECT_EQ(ishmemx_last_status(), ISHMEM_ERR_NOMEM);
+  std::string what = ishmemx_last_error();
+  EXPECT_NE(
+      what.find("free in all, the largest free block " + std::to_string(two_fifths) + " bytes"),
+      std::string::npos)
+      << what;
+  EXPECT_NE(what.find("the free space is fragmented"), std::string::npos) << what;
+  // Larger than all the free bytes: no fragmentation hint, only the size to raise.
+  EXPECT_EQ(ishmem_malloc(user_heap_size()), nullptr);
+  what = ishmemx_last_error();
+  EXPECT_EQ(what.find("fragmented"), std::string::npos) << what;
+  EXPECT_NE(what.find("(raise ISHMEM_SYMMETRIC_SIZE)"), std::string::npos) << what;
+  // The heap works on: the hole is reused.
+  void *again = ishmem_malloc(two_fifths);
+  EXPECT_TRUE(all_true(again == hole));
+  EXPECT_EQ(ishmem_free(again), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(kept), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(pin), ISHMEM_SUCCESS);
+}
+
 }  // namespace

@@ -261,8 +261,13 @@ TEST(StaticData, NonSymmetricLocalMemoryIsRejected) {
     EXPECT_EQ(ishmem_long_wait_until(p, ISHMEM_CMP_EQ, 0), ISHMEM_ERR_NOT_SYMMETRIC);
   }
   EXPECT_EQ(on_stack, 0);
-  // A static range that runs past the data's end is refused too.
+  // A static range that runs past the data's end is refused too, in words about static data.
   EXPECT_EQ(ishmem_putmem(g_bytes, &value, SIZE_MAX / 2, right_pe()), ISHMEM_ERR_NOT_SYMMETRIC);
+  EXPECT_NE(std::string(ishmemx_last_error())
+                .find("starts in the program's static data but runs "
+                      "past the end of its segment"),
+            std::string::npos)
+      << ishmemx_last_error();
   // A misaligned static word.
   EXPECT_EQ(ishmem_long_atomic_add(reinterpret_cast<long *>(g_bytes + 1), 1, right_pe()),
             ISHMEM_ERR_INVALID_ARG);

@@ -73,6 +73,7 @@ class FaultyBackend final : public Backend {
     host_->copy(dst, src, bytes);
   }
   void quiesce() override {}
+  MemorySource memory_source() const override { return host_->memory_source(); }
   std::string placement() const override { return "cpu"; }
 
  private:

@@ -40,6 +40,8 @@ class VmmBackend final : public GpuBackend {
     access_.location = prop_.location;
     access_.flags = vendor::kReadWrite;
     ISHMEMI_GPU(StreamCreateWithFlags, (&stream_, gpuStreamNonBlocking));
+    std::size_t free_bytes = 0;
+    ISHMEMI_GPU(MemGetInfo, (&free_bytes, &device_bytes_));  // the device is current here
   }
   ~VmmBackend() override {
     if (stream_) (void)gpuStreamDestroy(stream_);
@@ -120,6 +122,10 @@ class VmmBackend final : public GpuBackend {
     });
   }
 
+  MemorySource memory_source() const override {
+    return {device_bytes_, "GPU " + std::to_string(device_) + "'s memory", bus_id_};
+  }
+
   std::string placement() const override {
     std::string text = "GPU " + std::to_string(device_) + " (" + bus_id_ + "), cpus " + cpus_.cpus;
     if (!cpus_.bound) text += " (not bound: " + cpus_.note + ")";
@@ -187,6 +193,7 @@ class VmmBackend final : public GpuBackend {
   int device_;
   std::size_t granularity_;
   std::string bus_id_;
+  std::size_t device_bytes_ = 0;
   CpuPlacement cpus_;
   vendor::AllocationProp prop_;
   vendor::AccessDesc access_{};
@@ -233,10 +240,7 @@ std::unique_ptr<Backend> make_gpu_backend(const GpuOptions &options, std::string
   try {
     return open_gpu(options);
   } catch (const Error &e) {
-    why = e.what();
-    // The runtime prefixes the reason with the PE itself.
-    if (why.compare(0, 8, "[ishmem ") == 0 && why.find("] ") != std::string::npos)
-      why.erase(0, why.find("] ") + 2);
+    why = without_prefix(e.what());  // the runtime prefixes the reason with the PE itself
   } catch (const std::exception &e) {
     why = std::string(vendor::kLabel) + " backend: " + e.what();
   }

@@ -66,6 +66,7 @@ constexpr gpuError_t gpuSuccess = ISHMEMI_GPU_NAME(Success);
 #define gpuEventQuery ISHMEMI_GPU_NAME(EventQuery)
 #define gpuEventElapsedTime ISHMEMI_GPU_NAME(EventElapsedTime)
 #define gpuGetDeviceProperties ISHMEMI_GPU_NAME(GetDeviceProperties)
+#define gpuMemGetInfo ISHMEMI_GPU_NAME(MemGetInfo)
 #define gpuFuncGetAttributes ISHMEMI_GPU_NAME(FuncGetAttributes)
 
 // Names that differ in more than the prefix.

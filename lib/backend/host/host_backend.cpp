@@ -2,15 +2,37 @@
 #include <sys/mman.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
+#include <string>
 
 #include "backend/backend.h"
 #include "common/error.h"
 
 namespace ishmem::detail {
 namespace {
+
+// The lowest memory.max of this process's cgroup (v2) and its ancestors, 0 if none is set or
+// it cannot be read: the limit is for a warning, and a machine without cgroup v2 has none.
+std::size_t cgroup_memory_max() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(self, line))
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  if (path.empty() || path[0] != '/') return 0;
+  std::size_t lowest = 0;
+  for (;;) {
+    std::ifstream max_file("/sys/fs/cgroup" + path + "/memory.max");
+    unsigned long long bytes = 0;
+    if (max_file >> bytes && (lowest == 0 || bytes < lowest)) lowest = bytes;  // "max": no limit
+    if (path == "/") return lowest;
+    const std::size_t slash = path.find_last_of('/');
+    path = slash == 0 ? "/" : path.substr(0, slash);
+  }
+}
 
 class HostBackend final : public Backend {
  public:
@@ -70,6 +92,19 @@ class HostBackend final : public Backend {
   void copy(void *dst, const void *src, std::size_t bytes) override { memcpy(dst, src, bytes); }
 
   void quiesce() override {}  // every access to host memory is a synchronous CPU one
+
+  MemorySource memory_source() const override {
+    MemorySource source{0, "physical memory and swap", "host"};
+    struct sysinfo info {};
+    if (sysinfo(&info) == 0)
+      source.bytes = (static_cast<std::size_t>(info.totalram) + info.totalswap) * info.mem_unit;
+    const std::size_t cgroup = cgroup_memory_max();
+    if (cgroup && (source.bytes == 0 || cgroup < source.bytes)) {
+      source.bytes = cgroup;
+      source.what = "the cgroup's memory.max";
+    }
+    return source;
+  }
 
   std::string placement() const override { return "cpu"; }
 };
