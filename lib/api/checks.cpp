@@ -11,11 +11,18 @@ void check_pe(int pe, const char *fn) {
 
 namespace {
 
-// Fails if [sym, sym + bytes) lies in the heap's reservation but not in its committed part:
-// nothing was ever allocated there, or it was freed and trimmed.
+// Fails if sym lies in the library's own area below the user's heap (Heap::library_area), or
+// [sym, sym + bytes) in the heap's reservation but not in its committed part: nothing was ever
+// allocated there, or it was freed and trimmed. Offsets here are from the user's heap.
 void check_committed(const void *sym, std::size_t bytes, const char *fn) {
   const auto off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
-  const std::size_t reserved = g_fast.stride, committed = g_fast.committed;
+  const std::size_t library = runtime().heap->user_offset();
+  if (off + library < library)  // [heap start, user's heap): wrapped below the user's heap
+    fail(ISHMEM_ERR_NOT_SYMMETRIC,
+         "%s: %p is in ishmem's own area of the heap (%zu bytes of team sync words and scratch "
+         "below [%p, +%zu), the symmetric heap); no call reaches it",
+         fn, sym, library, static_cast<void *>(g_fast.local_base), g_fast.committed);
+  const std::size_t reserved = g_fast.stride - library, committed = g_fast.committed;
   if (off < reserved && bytes <= reserved - off && (off >= committed || bytes > committed - off))
     fail(ISHMEM_ERR_NOT_SYMMETRIC,
          "%s: [%p, +%zu) is in the symmetric heap's reserved but uncommitted part (committed: "
@@ -59,6 +66,7 @@ std::size_t check_symmetric(const void *sym, std::size_t bytes, int pe, const ch
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)", fn,
          sym, bytes, static_cast<void *>(g_fast.local_base), g_fast.committed);
   }
+  off += runtime().heap->user_offset();  // from the user's heap to the heap's start
   check_live(sym, off, bytes, pe, fn);
   return off;
 }
@@ -75,6 +83,7 @@ std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::siz
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: %s%p is not an aligned %s in the symmetric heap", fn, label,
          sym, kind);
   }
+  off += runtime().heap->user_offset();
   check_live(sym, off, count * size, pe, fn);
   return off;
 }

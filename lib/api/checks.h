@@ -14,7 +14,8 @@ namespace ishmem::detail {
 
 // The one symmetric range test: true if [sym, sym + bytes) lies in this PE's heap as far as
 // it is committed (past that the window is only reserved, and an access would fault); `off`
-// gets sym's offset in it.
+// gets sym's offset in it, from the user's heap (g_fast's layout starts there: the library's
+// own area below it is out of range).
 inline bool in_heap(const void *sym, std::size_t bytes, std::size_t &off) {
   off = static_cast<std::size_t>(static_cast<const char *>(sym) - g_fast.local_base);
   return off < g_fast.committed && bytes <= g_fast.committed - off;
@@ -37,7 +38,7 @@ void check_pe(int pe, const char *fn);
 // the committed heap (saying so when it is in the reserved but uncommitted part) and, with
 // ISHMEM_DEBUG=1, when it is not inside one live allocation; the message names `pe`, the
 // target; for an address in the program's static data it speaks of that. Each returns sym's
-// offset.
+// offset from the heap's start (Heap::local_base, as the off-node transports take it).
 // [sym, sym + bytes).
 std::size_t check_symmetric(const void *sym, std::size_t bytes, int pe, const char *fn);
 // `count` elements of `size` bytes at `sym`, aligned; the message calls sym "<label><sym>" and

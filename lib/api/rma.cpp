@@ -52,7 +52,7 @@ int rma_slow(Direction dir, void *dest, const void *source, std::size_t bytes, i
     off = check_symmetric(sym, bytes, pe, fn);
     int slot = rt.pe_slot[pe];
     if (slot >= 0) {  // node-local heap that the CPU cannot address: the backend copies
-      char *peer = g_fast.window + g_fast.stride * static_cast<std::size_t>(slot) + off;
+      char *peer = rt.heap->window() + g_fast.stride * static_cast<std::size_t>(slot) + off;
       if (dir == Direction::put)
         rt.backend->copy(peer, source, bytes);
       else

@@ -20,7 +20,7 @@ char *stream_peer_address(const void *sym, std::size_t bytes, int pe, const char
   std::size_t off = check_symmetric(sym, bytes, pe, fn);
   int slot = runtime().pe_slot[pe];
   if (slot < 0) fail(ISHMEM_ERR_UNSUPPORTED, "%s: PE %d is on another node", fn, pe);
-  return g_fast.window + g_fast.stride * static_cast<std::size_t>(slot) + off;
+  return runtime().heap->window() + g_fast.stride * static_cast<std::size_t>(slot) + off;
 }
 
 int rma_on_stream(Direction dir, void *dest, const void *source, std::size_t bytes, int pe,

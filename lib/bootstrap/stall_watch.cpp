@@ -27,9 +27,9 @@ struct Watch {
   std::size_t step = 0;
   std::uint64_t calls = 0;
   CollectiveOp current = CollectiveOp::none;
-  const char *current_name = nullptr;  // the current call's API name, where it gave one
   void (*serve)() = nullptr;
 } g_watch;
+thread_local const char *t_team_call = nullptr;  // watch_enter_team's call on this thread
 
 ActivityWord *word_of(int slot) {
   return reinterpret_cast<ActivityWord *>(reinterpret_cast<char *>(g_watch.board) +
@@ -66,9 +66,9 @@ int exited_local_pe(const std::vector<int> &pes) {
   return -1;
 }
 
-std::string call_text(std::uint64_t word, const char *name = nullptr) {
+std::string call_text(std::uint64_t word) {
   if (word == 0) return "no collective call yet";
-  return std::string(name ? name : collective_op_name(word >> 48)) + " (call " +
+  return std::string(collective_op_name(word >> 48)) + " (call " +
          std::to_string(word & ((std::uint64_t{1} << 48) - 1)) + ")";
 }
 
@@ -111,8 +111,7 @@ std::string pes_text(const std::vector<int> &pes) {
              g_watch.variable + ") for " + pes_text(missing) + " in " + what;
   const std::uint64_t mine = (static_cast<std::uint64_t>(g_watch.current) << 48) | g_watch.calls;
   log(LogLevel::error, "%s: %s%s; aborting the job",
-      call_text(mine, g_watch.current_name).c_str(), reason.c_str(),
-      peers_text().c_str());
+      t_team_call ? t_team_call : call_text(mine).c_str(), reason.c_str(), peers_text().c_str());
   fflush(stderr);
   liveness_announce_abort();
   MPI_Abort(g_watch.world, 1);
@@ -142,8 +141,6 @@ const char *collective_op_name(std::uint64_t op) {
       return "ishmem_realloc";
     case CollectiveOp::trim:
       return "ishmemx_heap_trim";
-    case CollectiveOp::team:
-      return "a team collective";
   }
   return "unknown";
 }
@@ -171,9 +168,13 @@ void watch_board(ActivityWord *board, std::size_t step) {
   g_watch.step = step;
 }
 
-std::uint64_t watch_enter(CollectiveOp op, const char *name) {
+void watch_enter_team(const char *name) {
+  t_team_call = name;
+}
+
+std::uint64_t watch_enter(CollectiveOp op) {
+  t_team_call = nullptr;
   g_watch.current = op;
-  g_watch.current_name = name;
   ++g_watch.calls;
   if (g_watch.board && g_watch.topo)
     word_of(g_watch.topo->local_rank)

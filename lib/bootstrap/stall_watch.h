@@ -29,7 +29,6 @@ enum class CollectiveOp : std::uint64_t {
   free,
   realloc,
   trim,
-  team,  // a collective on a team (team_sync, a reduce, a broadcast...): the caller names it
 };
 const char *collective_op_name(std::uint64_t op);
 
@@ -49,9 +48,13 @@ void watch_board(ActivityWord *board, std::size_t step);
 // on static data's window and the served off-node path's requests, where a peer's operation
 // may be waiting for this PE while this PE waits for that peer.
 void watch_serve(void (*serve)());
-// This PE enters collective call `op`; returns its call number. `name`, the call's API name (a
-// string that outlives the call), stands for op's in this PE's report: peers see only op.
-std::uint64_t watch_enter(CollectiveOp op, const char *name = nullptr);
+// This PE enters collective call `op`; returns its call number.
+std::uint64_t watch_enter(CollectiveOp op);
+// The calling thread enters the collective `name` (its API name, a string that outlives the
+// call) on a team: a report from its waits names that call until the thread's next collective
+// call. Per thread and not counted, since threads may run collectives on different teams at
+// once; the activity words keep every PE's last call of the others.
+void watch_enter_team(const char *name);
 
 // Waits for `req` (of MPI call `mpi_call`) within the deadline.
 void watch_complete(MPI_Request &req, const char *mpi_call);

@@ -227,8 +227,17 @@ std::uint64_t Heap::offset_of(const void *ptr) const {
   return off < capacity() ? off : kNoOffset - 1;
 }
 
+char *Heap::library_area(std::size_t bytes) {
+  if (allocator_->used_blocks() != 0)
+    fail(ISHMEM_ERR_INTERNAL, "the library's heap area is asked for after other blocks");
+  char *area = static_cast<char *>(calloc(1, bytes));
+  user_offset_ = static_cast<std::size_t>(area - local_base()) + Allocator::round_size(bytes);
+  return area;
+}
+
 std::size_t Heap::checked_block(std::uint64_t off, const void *ptr, const char *fn) const {
-  std::size_t size = off < capacity() ? allocator_->block_size(off) : 0;
+  // The library's area is no block of the user's.
+  std::size_t size = off < capacity() && off >= user_offset_ ? allocator_->block_size(off) : 0;
   if (size == 0)
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s(%p): not an address returned by ishmem_malloc", fn, ptr);
   return size;

@@ -43,6 +43,12 @@ class Heap {
   void free(void *ptr);
   // Returns the committed memory past the last used block (ishmemx_heap_trim).
   void trim();
+  // Collective, once, before any other allocation (ishmem_init's team areas): `bytes` of
+  // zeroed memory at the heap's start for the library's own use. The user's heap begins past
+  // it: the fast path's layout (runtime.cpp) starts at user_base() and spans user_committed(),
+  // so the range check of every RMA, atomic, signal and wait call refuses this memory as it
+  // refuses any address outside the heap, and free and realloc refuse it too.
+  char *library_area(std::size_t bytes);
 
   // Unmaps every chunk, detaching it from the MPI window (which still exists) first; throws the
   // first error. The destructor does the same, logging errors instead. Only after every PE's
@@ -54,6 +60,11 @@ class Heap {
   std::size_t capacity() const { return window_->capacity(); }
   char *local_base() const { return window_->local_base(); }
   std::size_t committed() const { return window_->committed(); }
+  // The user's heap: offsets from user_offset() on (0 without a library area).
+  std::size_t user_offset() const { return user_offset_; }
+  char *user_base() const { return local_base() + user_offset_; }
+  char *user_window() const { return window() + user_offset_; }
+  std::size_t user_committed() const { return committed() - user_offset_; }
   // The live blocks (ISHMEM_DEBUG=1 checks against them). Changed only by the calls above.
   const Allocator &allocator() const { return *allocator_; }
   Backend &backend() const { return *backend_; }
@@ -120,6 +131,7 @@ class Heap {
   bool window_refused_ = false;
   std::unique_ptr<SymmetricHeap> window_;
   std::unique_ptr<Allocator> allocator_;
+  std::size_t user_offset_ = 0;  // the end of the library's area
 };
 
 }  // namespace ishmem::detail

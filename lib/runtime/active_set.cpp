@@ -111,8 +111,9 @@ Team &ActiveSets::get(Runtime &rt, const ActiveSet &set, const char *fn) {
 void check_host_buffer(const void *p, std::size_t bytes, const char *fn, const char *what) {
   if (g_fast.host_access || bytes == 0) return;
   const char *c = static_cast<const char *>(p);
+  const char *heap = g_rt->heap->window();  // from its start: the library's area included
   const std::size_t window = g_fast.stride * static_cast<std::size_t>(g_fast.n_local);
-  if (c + bytes > g_fast.window && c < g_fast.window + window)
+  if (c + bytes > heap && c < heap + window)
     fail(ISHMEM_ERR_UNSUPPORTED,
          "%s: %s is in the %s heap, which the CPU cannot address; the calls over active sets "
          "take host memory (the team collectives take the heap)",

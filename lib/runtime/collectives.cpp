@@ -99,7 +99,7 @@ void compare_records(const Team &team, const CallRecord *all, const char *fn) {
 }
 
 void run_collective(Runtime &rt, Team &team, const CollectiveCall &call, const FirstError &checks) {
-  watch_enter(CollectiveOp::team, call.fn);  // a PE lost in it is reported in this call
+  watch_enter_team(call.fn);  // a PE lost in it is reported in this call
   CollectiveCall mine = call;
   if (!checks.ok()) {
     mine = CollectiveCall{};

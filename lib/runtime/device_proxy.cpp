@@ -99,8 +99,9 @@ void DeviceProxy::describe(ishmemx_heap_map_t &map) const {
 std::size_t DeviceProxy::offset_of(unsigned long long address, std::size_t bytes, int pe) const {
   const std::size_t offset =
       static_cast<std::size_t>(address - reinterpret_cast<std::uintptr_t>(rt_.heap->local_base()));
-  if (pe < 0 || pe >= static_cast<int>(rt_.pe_slot.size()) || offset > rt_.heap->capacity() ||
-      bytes > rt_.heap->capacity() - offset)
+  // The library's area below the user's heap is out of reach, as on every other path.
+  if (pe < 0 || pe >= static_cast<int>(rt_.pe_slot.size()) || offset < rt_.heap->user_offset() ||
+      offset > rt_.heap->capacity() || bytes > rt_.heap->capacity() - offset)
     fail(ISHMEM_ERR_INVALID_ARG,
          "device call to off-node PE %d: %zu bytes at %p are not in the symmetric heap", pe, bytes,
          reinterpret_cast<void *>(address));

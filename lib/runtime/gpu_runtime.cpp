@@ -96,11 +96,15 @@ const std::size_t *write_live_table(GpuRuntime &g, const std::vector<std::size_t
 // of live allocations with ISHMEM_DEBUG=1.
 void write_heap_map(GpuRuntime &g, const Heap &heap) {
   ishmemx_heap_map_t map = g.heap_map;
-  map.committed = heap.committed();
+  // Offsets from the user's heap, where the handle's layout starts (runtime.cpp): the library's
+  // area below it is no live allocation of the user's.
+  map.committed = heap.user_committed();
   if (g.handle.debug) {
     std::vector<std::size_t> live{0};
-    heap.allocator().for_each_live_block([&live](std::size_t offset, std::size_t bytes) {
-      live.push_back(offset);
+    const std::size_t user = heap.user_offset();
+    heap.allocator().for_each_live_block([&live, user](std::size_t offset, std::size_t bytes) {
+      if (offset < user) return;
+      live.push_back(offset - user);
       live.push_back(bytes);
     });
     live[0] = (live.size() - 1) / 2;

@@ -148,7 +148,7 @@ void serve_peers() {
 }  // namespace
 
 void heap_changed(Runtime &rt) {
-  set_committed(g_fast, rt.heap->committed());
+  set_committed(g_fast, rt.heap->user_committed());
   gpu_heap_changed(rt);
 }
 
@@ -236,8 +236,10 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   for (int slot = 0; slot < topo.n_local; ++slot)
     contiguous = contiguous && topo.local_pes[slot] == topo.local_pes[0] + slot;
   FastPath fast;
-  fast.local_base = rt->heap->local_base();
-  fast.window = rt->heap->window();
+  // The user's heap only: the library's area lies below it, outside every range check. The
+  // addresses computed from the layout are the same (base and window move together).
+  fast.local_base = rt->heap->user_base();
+  fast.window = rt->heap->user_window();
   fast.stride = rt->heap->stride();
   fast.pe_slot = rt->pe_slot.data();
   fast.my_pe = topo.my_pe;
@@ -251,7 +253,7 @@ void runtime_init(MPI_Comm comm, bool owns_mpi) {
   // The served path runs its atomics with CPU atomics too; MPI's window has atomics of its own.
   fast.direct_atomics = fast.host_access && !rt->heap->transport();
   fast.debug = rt->config.debug == "1";
-  set_committed(fast, rt->heap->committed());
+  set_committed(fast, rt->heap->user_committed());
   fast.initialized = true;
   // Device state and stream barriers (GPU backends only).
   agreed_setup_step(comm, "setting up the GPU state", [&] { gpu_runtime_init(*rt, fast); });

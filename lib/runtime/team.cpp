@@ -225,10 +225,14 @@ void teams_init(Runtime &rt) {
       (kTeamSyncBytes + config.collective_scratch + kAreaAlign - 1) / kAreaAlign * kAreaAlign;
   teams->slots.resize(static_cast<std::size_t>(config.max_teams));
   teams->host_heap = rt.backend->host_accessible();
-  // One collective calloc: the same offset on every PE, and zero sync words in every backend.
+  // The heap's library area: the same offset on every PE, zero sync words in every backend,
+  // and out of reach of the user's calls.
   try {
-    teams->areas = static_cast<char *>(
-        rt.heap->calloc(static_cast<std::size_t>(config.max_teams), teams->area_bytes));
+    std::size_t bytes = 0;
+    if (__builtin_mul_overflow(static_cast<std::size_t>(config.max_teams), teams->area_bytes,
+                               &bytes))
+      bytes = SIZE_MAX;
+    teams->areas = rt.heap->library_area(bytes);
   } catch (const Error &e) {
     fail(e.code(),
          "the areas of ISHMEM_MAX_TEAMS=%ld teams (%zu bytes each, with "
@@ -267,7 +271,7 @@ char *peer_address(const Runtime &rt, const void *p, int pe) {
 
 void team_sync(Runtime &rt, Team &team, const char *what) {
   if (team.n_pes() == 1) return;
-  watch_enter(CollectiveOp::team, what);  // a PE lost in it is reported in this call
+  watch_enter_team(what);  // a PE lost in it is reported in this call
   if (team.node_local && rt.teams->host_heap) return sync_in_area(team, what);
   if (team.node) return sync_across_nodes(team, what);
   team_sync_over_mpi(team, what);

@@ -32,7 +32,9 @@ TEST(Lock, ExcludesANonAtomicUpdate) {
     ASSERT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS) << ishmemx_last_error();
   }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  if (my_pe() == 0) EXPECT_EQ(*counter, static_cast<long>(rounds) * n_pes());
+  if (my_pe() == 0) {
+    EXPECT_EQ(*counter, static_cast<long>(rounds) * n_pes());
+  }
   ishmem_barrier_all();
   ishmem_free(counter);
   ishmem_free(lock);
@@ -42,17 +44,27 @@ TEST(Lock, TestLockTakesOnlyAFreeLock) {
   long *lock = sym_longs(1);
   ASSERT_TRUE(all_true(lock != nullptr));
   const int me = my_pe(), last = n_pes() - 1;
-  if (me == 0) EXPECT_EQ(ishmem_test_lock(lock), 0);  // free: taken
+  if (me == 0) {  // free: taken
+    EXPECT_EQ(ishmem_test_lock(lock), 0);
+  }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmem_test_lock(lock), 1);  // held by PE 0
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  if (me == 0) EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
+  if (me == 0) {
+    EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
+  }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  if (me == last) EXPECT_EQ(ishmem_test_lock(lock), 0);
+  if (me == last) {
+    EXPECT_EQ(ishmem_test_lock(lock), 0);
+  }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  if (me != last) EXPECT_EQ(ishmem_test_lock(lock), 1);
+  if (me != last) {
+    EXPECT_EQ(ishmem_test_lock(lock), 1);
+  }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  if (me == last) EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
+  if (me == last) {
+    EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_SUCCESS);
+  }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   // Free again: set_lock enters at once.
   if (me == 0) {
@@ -94,7 +106,9 @@ void expect_asking_order(bool wrong_clear_first) {
         return;
       }
   };
-  if (me == 0) EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_SUCCESS);
+  if (me == 0) {
+    EXPECT_EQ(ishmem_set_lock(lock), ISHMEM_SUCCESS);
+  }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   if (me == 0) {
     await_tickets(n);
@@ -153,7 +167,9 @@ TEST(Lock, ClearWithoutHoldingAndSetWhileHoldingAreErrors) {
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   const long held = ishmem_long_atomic_fetch(lock, 0);  // one ticket out, ticket 0 served
   EXPECT_EQ(held, 1L << 32);
-  if (me != 0) EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_ERR_INVALID_ARG);  // PE 0 holds it
+  if (me != 0) {  // PE 0 holds it
+    EXPECT_EQ(ishmem_clear_lock(lock), ISHMEM_ERR_INVALID_ARG);
+  }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmem_long_atomic_fetch(lock, 0), held);
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);

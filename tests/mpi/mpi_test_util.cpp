@@ -43,7 +43,7 @@ std::size_t heap_mapped_bytes() {
 }
 
 std::ptrdiff_t heap_offset(const void *ptr) {
-  return static_cast<const char *>(ptr) - ishmem::detail::g_fast.local_base;
+  return static_cast<const char *>(ptr) - ishmem::detail::g_rt->heap->local_base();
 }
 
 std::size_t symmetric_size() {

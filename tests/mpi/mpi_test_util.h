@@ -38,7 +38,8 @@ bool all_equal(long long value);
 
 // Bytes of this process's mappings of heap memory (memfds named "ishmem-heap").
 std::size_t heap_mapped_bytes();
-// Offset of symmetric `ptr` in this PE's heap (the same on every PE for one allocation).
+// Offset of symmetric `ptr` from the start of this PE's heap, the library's area included (the
+// same on every PE for one allocation).
 std::ptrdiff_t heap_offset(const void *ptr);
 // The ISHMEM_SYMMETRIC_SIZE in effect (parsed from the environment as the library does).
 std::size_t symmetric_size();

@@ -92,7 +92,9 @@ TEST(Threads, RmaAtomicsAndTeamCollectivesAtOnce) {
     EXPECT_EQ(results[t].bad_status, 0) << "thread " << t << ": " << results[t].first;
   }
   ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
-  if (my_pe() == 0) EXPECT_EQ(*counter, static_cast<long>(kThreads) * kRounds * n_pes());
+  if (my_pe() == 0) {
+    EXPECT_EQ(*counter, static_cast<long>(kThreads) * kRounds * n_pes());
+  }
   for (ishmem_team_t team : teams) EXPECT_EQ(ishmem_team_destroy(team), ISHMEM_SUCCESS);
   ishmem_barrier_all();
   ishmem_free(red);
