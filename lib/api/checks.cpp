@@ -11,6 +11,11 @@ void check_pe(int pe, const char *fn) {
 
 namespace {
 
+// A NULL symmetric address is a bad argument in every call, not an address outside the heap.
+void check_not_null(const void *sym, const char *fn) {
+  if (!sym) fail(ISHMEM_ERR_INVALID_ARG, "%s: NULL symmetric address", fn);
+}
+
 // Fails if sym lies in the library's own area below the user's heap (Heap::library_area), or
 // [sym, sym + bytes) in the heap's reservation but not in its committed part: nothing was ever
 // allocated there, or it was freed and trimmed. Offsets here are from the user's heap.
@@ -61,6 +66,7 @@ void check_live(const void *sym, std::size_t off, std::size_t bytes, int pe, con
 std::size_t check_symmetric(const void *sym, std::size_t bytes, int pe, const char *fn) {
   std::size_t off;
   if (!in_heap(sym, bytes, off)) {
+    check_not_null(sym, fn);
     check_committed(sym, bytes, fn);
     check_not_static(sym, bytes, fn);
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: [%p, +%zu) is not inside the symmetric heap [%p, +%zu)", fn,
@@ -78,6 +84,7 @@ std::size_t check_symmetric_aligned(const void *sym, std::size_t count, std::siz
     // An overflowing count never fits: the reservation test needs no exact byte count.
     std::size_t bytes;
     if (__builtin_mul_overflow(count, size, &bytes)) bytes = SIZE_MAX;
+    check_not_null(sym, fn);
     check_committed(sym, bytes, fn);
     check_not_static(sym, bytes, fn);
     fail(ISHMEM_ERR_NOT_SYMMETRIC, "%s: %s%p is not an aligned %s in the symmetric heap", fn, label,

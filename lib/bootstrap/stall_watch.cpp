@@ -121,30 +121,6 @@ std::string pes_text(const std::vector<int> &pes) {
 
 }  // namespace
 
-const char *collective_op_name(std::uint64_t op) {
-  switch (static_cast<CollectiveOp>(op)) {
-    case CollectiveOp::none:
-      break;
-    case CollectiveOp::init:
-      return "ishmem_init";
-    case CollectiveOp::barrier:
-      return "ishmem_barrier_all";
-    case CollectiveOp::finalize:
-      return "ishmem_finalize";
-    case CollectiveOp::malloc:
-      return "ishmem_malloc";
-    case CollectiveOp::calloc:
-      return "ishmem_calloc";
-    case CollectiveOp::free:
-      return "ishmem_free";
-    case CollectiveOp::realloc:
-      return "ishmem_realloc";
-    case CollectiveOp::trim:
-      return "ishmemx_heap_trim";
-  }
-  return "unknown";
-}
-
 void watch_configure(MPI_Comm world, double timeout_s, const char *timeout_variable) {
   g_watch.world = world;
   g_watch.timeout_s = timeout_s;

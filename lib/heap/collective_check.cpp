@@ -1,7 +1,5 @@
 #include "heap/collective_check.h"
 
-#include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -9,32 +7,6 @@
 
 namespace ishmem::detail {
 namespace {
-
-std::string describe(const CollectiveRecord &r) {
-  const char *name = collective_op_name(r.op);
-  if (r.op < static_cast<std::uint64_t>(CollectiveOp::malloc)) return name;  // no arguments
-  char buf[128];
-  snprintf(buf, sizeof buf, "%s(%llu, %llu)", name, static_cast<unsigned long long>(r.arg[0]),
-           static_cast<unsigned long long>(r.arg[1]));
-  return buf;
-}
-
-// The message every PE reports when the records of one call differ.
-std::string disagreement(const CollectiveRecord *all, int n_pes) {
-  std::map<std::string, std::vector<int>> calls;  // call text -> PEs
-  for (int pe = 0; pe < n_pes; ++pe) calls[describe(all[pe])].push_back(pe);
-  std::string msg = "PEs disagree on a collective call:";
-  for (const auto &[text, pes] : calls) {
-    msg += " PE";
-    if (pes.size() > 1) msg += "s";
-    for (std::size_t i = 0; i < pes.size() && i < 8; ++i)
-      msg += (i ? "," : " ") + std::to_string(pes[i]);
-    if (pes.size() > 8) msg += ",... (" + std::to_string(pes.size()) + " PEs)";
-    msg += " called " + text + ";";
-  }
-  msg.pop_back();
-  return msg;
-}
 
 // Up to 16 PEs the records stay on the stack: a check runs in every allocation.
 class Records {
@@ -48,10 +20,6 @@ class Records {
   CollectiveRecord small_[16];
   std::vector<CollectiveRecord> large_;
 };
-
-bool same_record(const CollectiveRecord &a, const CollectiveRecord &b) {
-  return a.op == b.op && a.arg[0] == b.arg[0] && a.arg[1] == b.arg[1];
-}
 
 }  // namespace
 

@@ -13,16 +13,13 @@
 #include "bootstrap/mpi_bootstrap.h"
 #include "bootstrap/peer_mesh.h"
 #include "bootstrap/stall_watch.h"
+#include "heap/call_record.h"
 #include "common/spin_wait.h"
 #include "heap/symmetric_heap.h"
 
 namespace ishmem::detail {
 
 // One PE's record of a collective call, as its peers read it.
-struct CollectiveRecord {
-  std::uint64_t op;      // which call (CollectiveOp)
-  std::uint64_t arg[2];  // its arguments
-};
 
 // One PE's part of the control segment. The barrier's words share one cache line, which a
 // barrier has in cache once it sees the peer arrive.

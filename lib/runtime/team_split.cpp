@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "runtime/gpu_runtime.h"
 #include "runtime/runtime.h"
+#include "runtime/split_args.h"
 #include "runtime/team.h"
 
 namespace ishmem::detail {
@@ -94,19 +95,6 @@ std::vector<int> free_slots(const std::vector<std::uint64_t> &used, std::size_t 
   return slots;
 }
 
-std::string config_problem(const ishmem_team_config_t *config, long mask, const char *which) {
-  char text[160] = "";
-  if (mask & ~ISHMEM_TEAM_NUM_CONTEXTS)
-    snprintf(text, sizeof text, "%sconfig_mask %#lx has bits other than ISHMEM_TEAM_NUM_CONTEXTS",
-             which, mask);
-  else if (mask && !config)
-    snprintf(text, sizeof text, "%sconfig is NULL but its mask is %#lx", which, mask);
-  else if (mask && config->num_contexts < 0)
-    snprintf(text, sizeof text, "%sconfig's num_contexts %d is negative", which,
-             config->num_contexts);
-  return text;
-}
-
 // Splits the parent's communicator: members pass color 0 and their new index, the others
 // MPI_UNDEFINED. Returns the new team's handle, ISHMEM_TEAM_INVALID on non-members.
 ishmem_team_t make_team(Runtime &rt, const Team &parent, int slot, int color,
@@ -143,24 +131,9 @@ void team_split_strided(Runtime &rt, Team &parent, int start, int stride, int si
                         ishmem_team_t *new_team) {
   SplitCall call{"ishmem_team_split_strided", {kStrided, start, stride, size}, ""};
   if (new_team) *new_team = ISHMEM_TEAM_INVALID;
-  const int n = parent.n_pes();
-  const long long last = start + static_cast<long long>(size - 1) * stride;
-  char text[160] = "";
-  if (!new_team)
-    snprintf(text, sizeof text, "new_team is NULL");
-  else if (size < 1 || size > n)
-    snprintf(text, sizeof text, "size %d is outside 1..%d (the parent team's size)", size, n);
-  else if (start < 0 || start >= n)
-    snprintf(text, sizeof text, "start %d is outside the parent team's PEs 0..%d", start, n - 1);
-  else if (stride == 0 && size > 1)
-    snprintf(text, sizeof text, "stride 0 with size %d (only a one-PE team may have stride 0)",
-             size);
-  else if (last < 0 || last >= n)
-    snprintf(text, sizeof text,
-             "its last PE, start + (size - 1) * stride = %lld, is outside the parent team's PEs "
-             "0..%d",
-             last, n - 1);
-  call.bad = *text ? text : config_problem(config, config_mask, "");
+  call.bad =
+      !new_team ? "new_team is NULL" : strided_split_problem(start, stride, size, parent.n_pes());
+  if (call.bad.empty()) call.bad = config_problem(config, config_mask, "");
   const std::vector<std::uint64_t> used = agree(rt, parent, call);
   const int slot = free_slots(used, 1, rt.teams->slots.size(), call.fn)[0];
   int my_index = -1;
@@ -189,13 +162,11 @@ void team_split_2d(Runtime &rt, Team &parent, int xrange, const ishmem_team_conf
   if (call.bad.empty()) call.bad = config_problem(y_config, y_mask, "yaxis ");
   const std::vector<std::uint64_t> used = agree(rt, parent, call);
   const std::vector<int> slots = free_slots(used, 2, rt.teams->slots.size(), call.fn);
-  // Rows of `width` PEs (one row when xrange exceeds the parent); the last row may be short.
-  const int n = parent.n_pes(), width = xrange < n ? xrange : n;
-  const int row = parent.my_index / width, column = parent.my_index % width;
+  const Split2dPlace place = split_2d_place(parent.n_pes(), xrange, parent.my_index);
   std::vector<int> row_pes, column_pes;
-  for (int i = row * width; i < n && i < (row + 1) * width; ++i)
-    row_pes.push_back(parent.members[i]);
-  for (int i = column; i < n; i += width) column_pes.push_back(parent.members[i]);
+  for (int i : place.row) row_pes.push_back(parent.members[i]);
+  for (int i : place.column) column_pes.push_back(parent.members[i]);
+  const int row = place.row_number, column = place.column_number;
   *x_team = make_team(rt, parent, slots[0], row, std::move(row_pes), column, x_config, x_mask);
   try {
     *y_team = make_team(rt, parent, slots[1], column, std::move(column_pes), row, y_config, y_mask);

@@ -291,6 +291,17 @@ TEST(Errors, NullBufferIsAnError) {
   EXPECT_EQ(ishmem_long_put_nbi(nullptr, local, 1, pe), ISHMEM_ERR_INVALID_ARG);
   EXPECT_EQ(ishmem_long_iput(nullptr, local, 1, 1, 2, pe), ISHMEM_ERR_INVALID_ARG);
   EXPECT_EQ(ishmem_long_iget(local, nullptr, 1, 1, 2, pe), ISHMEM_ERR_INVALID_ARG);
+  // Atomics, signals, waits and collectives alike.
+  EXPECT_EQ(ishmem_long_atomic_add(nullptr, 1, pe), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_NE(std::strstr(ishmemx_last_error(), "NULL symmetric address"), nullptr)
+      << ishmemx_last_error();
+  EXPECT_EQ(ishmem_long_atomic_fetch(nullptr, pe), 0);
+  EXPECT_EQ(ishmemx_last_status(), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_putmem_signal(sym, local, 8, nullptr, 1, ISHMEM_SIGNAL_SET, pe),
+            ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_long_wait_until(nullptr, ISHMEM_CMP_EQ, 0), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_long_sum_reduce(ISHMEM_TEAM_WORLD, nullptr, sym, 1), ISHMEM_ERR_INVALID_ARG);
+  EXPECT_EQ(ishmem_long_broadcast(ISHMEM_TEAM_WORLD, sym, nullptr, 1, 0), ISHMEM_ERR_INVALID_ARG);
   ishmem_barrier_all();
   EXPECT_EQ(ishmem_free(sym), ISHMEM_SUCCESS);
 }
