@@ -1,31 +1,40 @@
 /* The type-generic names of OpenSHMEM 1.5 (shmem_put, shmem_atomic_fetch_add, shmem_wait_until,
  * shmem_broadcast, shmem_sum_reduce, ...): C11 _Generic macros in C, overloaded functions in
  * C++. The RMA, atomic and put-with-signal names take an optional leading context where the
- * specification has one (with ishmem/ctx.h), told apart by the number of arguments. Like the
- * specification, the generic names cover the standard C types only: the fixed-width and
- * size_t/ptrdiff_t names are typedefs of those and reach the same calls. Included by shmem.h;
- * not meant to be included alone. */
+ * specification has one (with ishmem/ctx.h), told apart by the number of arguments. Every
+ * type of the specification's tables has each generic name of its family
+ * (tests/shmem/generic_types.h calls them all). Included by shmem.h; not meant to be included
+ * alone. */
 #ifndef ISHMEM_SHMEM_GENERIC_H
 #define ISHMEM_SHMEM_GENERIC_H
 
 /* The types of each generic family, X(T, N, P, S): P and S are passed on to X. They stay
- * defined: the C11 macros expand them where the program calls them. */
-#define shmemi_bitwise_types(X, P, S) \
+ * defined: the C11 macros expand them where the program calls them. A family lists each C
+ * type once: the fixed-width, size_t and ptrdiff_t names of the specification's tables are
+ * typedefs of standard types, so a family names them only where their standard type is not
+ * in it (int32_t and int64_t among the bitwise atomics, int8_t ... int64_t among the bitwise
+ * reductions); the others reach the standard type's call, which is the same call. */
+#define shmemi_unsigned_types(X, P, S) \
   X(unsigned int, uint, P, S) X(unsigned long, ulong, P, S) X(unsigned long long, ulonglong, P, S)
+#define shmemi_bitwise_types(X, P, S) \
+  shmemi_unsigned_types(X, P, S) X(int32_t, int32, P, S) X(int64_t, int64, P, S)
 #define shmemi_amo_types(X, P, S) \
-  X(int, int, P, S) X(long, long, P, S) X(long long, longlong, P, S) shmemi_bitwise_types(X, P, S)
+  X(int, int, P, S) X(long, long, P, S) X(long long, longlong, P, S) shmemi_unsigned_types(X, P, S)
 #define shmemi_extended_types(X, P, S) \
   shmemi_amo_types(X, P, S) X(float, float, P, S) X(double, double, P, S)
 #define shmemi_p2p_types(X, P, S) \
   shmemi_amo_types(X, P, S) X(short, short, P, S) X(unsigned short, ushort, P, S)
-#define shmemi_reduce_bitwise_types(X, P, S) \
-  X(unsigned char, uchar, P, S) X(unsigned short, ushort, P, S) shmemi_bitwise_types(X, P, S)
+#define shmemi_reduce_unsigned_types(X, P, S) \
+  X(unsigned char, uchar, P, S) X(unsigned short, ushort, P, S) shmemi_unsigned_types(X, P, S)
+#define shmemi_reduce_bitwise_types(X, P, S)                                          \
+  shmemi_reduce_unsigned_types(X, P, S) X(int8_t, int8, P, S) X(int16_t, int16, P, S) \
+      X(int32_t, int32, P, S) X(int64_t, int64, P, S)
 /* clang-format reflows this table differently at every run. */
 /* clang-format off */
 #define shmemi_reduce_minmax_types(X, P, S)                                 \
   X(char, char, P, S) X(signed char, schar, P, S) X(short, short, P, S)     \
   X(int, int, P, S) X(long, long, P, S) X(long long, longlong, P, S)        \
-  shmemi_reduce_bitwise_types(X, P, S)                                      \
+  shmemi_reduce_unsigned_types(X, P, S)                                     \
   X(float, float, P, S) X(double, double, P, S) X(long double, longdouble, P, S)
 /* clang-format on */
 #define shmemi_rma_types shmemi_reduce_minmax_types
@@ -224,7 +233,7 @@ shmemi_p2p_types(ISHMEMI_SHMEM_CXX_P2P, ISHMEMI_SHMEM_CXX_F,
                  ~) shmemi_rma_types(ISHMEMI_SHMEM_CXX_COLLECTIVES, ISHMEMI_SHMEM_CXX_PASS_F, ~)
     shmemi_reduce_bitwise_types(ISHMEMI_SHMEM_CXX_REDUCE_BITWISE, ISHMEMI_SHMEM_CXX_PASS_F, ~)
         shmemi_reduce_minmax_types(ISHMEMI_SHMEM_CXX_REDUCE_MINMAX, ISHMEMI_SHMEM_CXX_PASS_F, ~)
-            shmemi_reduce_minmax_types(ISHMEMI_SHMEM_CXX_REDUCE_ARITH, ISHMEMI_SHMEM_CXX_PASS_F, ~)
+            shmemi_reduce_arith_types(ISHMEMI_SHMEM_CXX_REDUCE_ARITH, ISHMEMI_SHMEM_CXX_PASS_F, ~)
 #endif
 
 #endif /* ISHMEM_SHMEM_GENERIC_H */
