@@ -29,13 +29,18 @@ enum { ISHMEM_CTX_SERIALIZED = 1, ISHMEM_CTX_PRIVATE = 2, ISHMEM_CTX_NOSTORE = 4
 /* A new context over ISHMEM_TEAM_WORLD. Not collective. On error *ctx = ISHMEM_CTX_INVALID. */
 int ishmem_ctx_create(long options, ishmem_ctx_t *ctx);
 /* A new context over `team`: its calls take PE numbers of the team (an out-of-team PE is
- * ISHMEM_ERR_INVALID_PE). Not collective. On error *ctx = ISHMEM_CTX_INVALID. */
+ * ISHMEM_ERR_INVALID_PE). Not collective. On error *ctx = ISHMEM_CTX_INVALID. On
+ * ISHMEM_TEAM_INVALID: ISHMEM_CTX_INVALID and ISHMEM_ERR_INVALID_ARG, with no error report
+ * (OpenSHMEM 1.5 defines it: a PE outside a split's new team reaches it). */
 int ishmem_team_create_ctx(ishmem_team_t team, long options, ishmem_ctx_t *ctx);
 /* Completes the context's operations (as ishmem_ctx_quiet), then frees it. The default
- * context cannot be destroyed; a destroyed context is invalid afterwards. */
+ * context cannot be destroyed; a destroyed context is invalid afterwards. ISHMEM_CTX_INVALID:
+ * nothing is done and the return is ISHMEM_SUCCESS (OpenSHMEM 1.5), as for the quiet and
+ * fence below. */
 int ishmem_ctx_destroy(ishmem_ctx_t ctx);
 /* The team the context was made from (ISHMEM_TEAM_WORLD for the default and for
- * ishmem_ctx_create); ISHMEM_TEAM_INVALID and an error for an invalid context. */
+ * ishmem_ctx_create); ISHMEM_TEAM_INVALID and an error for an invalid context, without the
+ * error report for ISHMEM_CTX_INVALID itself (OpenSHMEM 1.5 defines that case). */
 int ishmem_ctx_get_team(ishmem_ctx_t ctx, ishmem_team_t *team);
 /* Completes (quiet) or orders (fence) the operations issued on `ctx`. */
 int ishmem_ctx_quiet(ishmem_ctx_t ctx);

@@ -152,10 +152,13 @@ int ishmem_ctx_create(long options, ishmem_ctx_t *ctx) {
 
 int ishmem_team_create_ctx(ishmem_team_t team, long options, ishmem_ctx_t *ctx) {
   if (ctx) *ctx = ISHMEM_CTX_INVALID;
+  if (team == ISHMEM_TEAM_INVALID && ctx && g_rt)
+    return invalid_handle_status("ishmem_team_create_ctx", "ISHMEM_TEAM_INVALID");
   return guard([&] { create(team, options, ctx, "ishmem_team_create_ctx"); });
 }
 
 int ishmem_ctx_destroy(ishmem_ctx_t ctx) {
+  if (ctx == ISHMEM_CTX_INVALID) return ISHMEM_SUCCESS;  // OpenSHMEM 1.5: no operation
   return guard([&] {
     runtime();
     if (is_default(ctx))
@@ -173,6 +176,8 @@ int ishmem_ctx_destroy(ishmem_ctx_t ctx) {
 
 int ishmem_ctx_get_team(ishmem_ctx_t ctx, ishmem_team_t *team) {
   if (team) *team = ISHMEM_TEAM_INVALID;
+  if (ctx == ISHMEM_CTX_INVALID && team && g_rt)
+    return invalid_handle_status("ishmem_ctx_get_team", "ISHMEM_CTX_INVALID");
   return guard([&] {
     runtime();
     if (!team) fail(ISHMEM_ERR_INVALID_ARG, "ishmem_ctx_get_team: team is NULL");
@@ -188,11 +193,13 @@ int ishmem_ctx_get_team(ishmem_ctx_t ctx, ishmem_team_t *team) {
 
 int ishmem_ctx_quiet(ishmem_ctx_t ctx) {
   if (is_default(ctx)) return ishmem_quiet();
+  if (ctx == ISHMEM_CTX_INVALID) return ISHMEM_SUCCESS;  // OpenSHMEM 1.5: no operation
   return guard([&] { quiet_ctx(live(ctx, "ishmem_ctx_quiet")); });
 }
 
 int ishmem_ctx_fence(ishmem_ctx_t ctx) {
   if (is_default(ctx)) return ishmem_fence();
+  if (ctx == ISHMEM_CTX_INVALID) return ISHMEM_SUCCESS;  // OpenSHMEM 1.5: no operation
   // As ishmem_fence: stores to one peer are ordered on a host heap; MPI orders nothing, so
   // there a fence is the context's quiet.
   return guard([&] {

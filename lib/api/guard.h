@@ -13,6 +13,14 @@ namespace ishmem::detail {
 // the text at log level error.
 void report_error(const char *text, int code);
 
+// The status of a call that OpenSHMEM 1.5 defines on an invalid handle (ISHMEM_TEAM_INVALID
+// or ISHMEM_CTX_INVALID) as doing nothing and returning nonzero: a correct program's outcome
+// (the specification's own examples reach it), so it is no error report, only a debug line.
+inline int invalid_handle_status(const char *fn, const char *handle) noexcept {
+  log(LogLevel::debug, "%s on %s: nothing done, nonzero returned (OpenSHMEM 1.5)", fn, handle);
+  return ISHMEM_ERR_INVALID_ARG;
+}
+
 template <class F>
 int guard(F &&body) noexcept {
   try {

@@ -34,6 +34,8 @@ int ishmem_team_translate_pe(ishmem_team_t src_team, int src_pe, ishmem_team_t d
 }
 
 int ishmem_team_get_config(ishmem_team_t team, long config_mask, ishmem_team_config_t *config) {
+  if (team == ISHMEM_TEAM_INVALID && g_rt)
+    return invalid_handle_status("ishmem_team_get_config", "ISHMEM_TEAM_INVALID");
   return guard([&] {
     const Team &t = team_of(runtime(), team, "ishmem_team_get_config");
     if (!config) fail(ISHMEM_ERR_INVALID_ARG, "ishmem_team_get_config: config is NULL");
@@ -56,6 +58,8 @@ int ishmem_team_split_strided(ishmem_team_t parent_team, int start, int stride, 
                               const ishmem_team_config_t *config, long config_mask,
                               ishmem_team_t *new_team) {
   if (new_team) *new_team = ISHMEM_TEAM_INVALID;
+  if (parent_team == ISHMEM_TEAM_INVALID && new_team && g_rt)
+    return invalid_handle_status("ishmem_team_split_strided", "ISHMEM_TEAM_INVALID");
   return guard([&] {
     Runtime &rt = runtime();
     Team &parent = team_of(rt, parent_team, "ishmem_team_split_strided");
@@ -69,6 +73,8 @@ int ishmem_team_split_2d(ishmem_team_t parent_team, int xrange,
                          long yaxis_mask, ishmem_team_t *yaxis_team) {
   if (xaxis_team) *xaxis_team = ISHMEM_TEAM_INVALID;
   if (yaxis_team) *yaxis_team = ISHMEM_TEAM_INVALID;
+  if (parent_team == ISHMEM_TEAM_INVALID && xaxis_team && yaxis_team && g_rt)
+    return invalid_handle_status("ishmem_team_split_2d", "ISHMEM_TEAM_INVALID");
   return guard([&] {
     Runtime &rt = runtime();
     Team &parent = team_of(rt, parent_team, "ishmem_team_split_2d");
@@ -78,6 +84,7 @@ int ishmem_team_split_2d(ishmem_team_t parent_team, int xrange,
 }
 
 int ishmem_team_destroy(ishmem_team_t team) {
+  if (team == ISHMEM_TEAM_INVALID) return ISHMEM_SUCCESS;  // OpenSHMEM 1.5: no operation
   return guard([&] {
     Runtime &rt = runtime();
     team_destroy(rt, team_of(rt, team, "ishmem_team_destroy"));
