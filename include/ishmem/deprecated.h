@@ -123,12 +123,13 @@ ISHMEMI_DECLARE_ACTIVE_SET_SIZED(64, 8)
 ISHMEMI_TO_ALL_CALLS(ISHMEMI_DECLARE_DEPRECATED)
 #undef ISHMEMI_DECLARE_DEPRECATED
 
-/* Accepts any level and does nothing: ishmem has no profiling interface to control. */
-int ishmem_pcontrol(int level);
+/* Accepts any level and arguments and does nothing: ishmem has no profiling interface to
+ * control. Variadic, as OpenSHMEM's shmem_pcontrol. */
+int ishmem_pcontrol(int level, ...);
 /* ishmem_malloc with usage hints (ISHMEM_MALLOC_*, or 0): collective like ishmem_malloc, with
- * the same checks; the hints change nothing in where the memory goes. Unknown hint bits: NULL
- * and ISHMEM_ERR_INVALID_ARG in ishmemx_last_error() before the allocation starts (so a PE
- * that alone passes them leaves the others waiting, as a missed ishmem_malloc does). */
+ * the same checks; the hints change nothing in where the memory goes. Bits that are no
+ * ISHMEM_MALLOC_* hint are no hint either (OpenSHMEM 1.5: a hint the library cannot act on
+ * leaves the call an ishmem_malloc); ISHMEM_DEBUG logs the first such call. */
 void *ishmem_malloc_with_hints(size_t size, long hints);
 
 #ifdef __cplusplus

@@ -130,6 +130,14 @@ static inline ISHMEMI_SHMEM_VOID shmem_wait(long *ivar, long cmp_value) {
 #define ISHMEMI_SHMEM_ACTIVE_ARGS PE_start, logPE_stride, PE_size, pSync
 ISHMEMI_SHMEM_VOID_CALL(barrier, (ISHMEMI_SHMEM_ACTIVE_SET), (ISHMEMI_SHMEM_ACTIVE_ARGS))
 ISHMEMI_SHMEM_VOID_CALL(sync, (ISHMEMI_SHMEM_ACTIVE_SET), (ISHMEMI_SHMEM_ACTIVE_ARGS))
+/* shmem_sync(team) of OpenSHMEM 1.5 beside the active-set form above: an overload in C++
+ * (below, outside extern "C"); in C, picked by the number of arguments (the inner shmem_sync
+ * is the function: a macro is not expanded in its own expansion). */
+#ifndef __cplusplus
+#define shmemi_sync_form(_1, _2, _3, _4, NAME, ...) NAME
+#define shmem_sync(...) \
+  shmemi_sync_form(__VA_ARGS__, shmem_sync, ~, ~, shmem_team_sync, ~)(__VA_ARGS__)
+#endif
 #define ISHMEMI_SHMEM_SIZED_COLLECTIVES(BITS)                                                    \
   ISHMEMI_SHMEM_VOID_CALL(                                                                       \
       broadcast##BITS,                                                                           \
@@ -151,10 +159,13 @@ ISHMEMI_SHMEM_VOID_CALL(sync, (ISHMEMI_SHMEM_ACTIVE_SET), (ISHMEMI_SHMEM_ACTIVE_
 ISHMEMI_SHMEM_SIZED_COLLECTIVES(32)
 ISHMEMI_SHMEM_SIZED_COLLECTIVES(64)
 ISHMEMI_TO_ALL_CALLS(ISHMEMI_SHMEM_F)
-ISHMEMI_SHMEM_VOID_CALL(pcontrol, (int level), (level))
+ISHMEMI_SHMEM_VOID_CALL(pcontrol, (int level, ...), (level))
 ISHMEMI_SHMEM_PASS_CALL(void *, malloc_with_hints, (size_t size, long hints), (size, hints))
 
 #ifdef __cplusplus
+}
+static inline int shmem_sync(shmem_team_t team) {
+  return shmem_team_sync(team);
 }
 #endif
 

@@ -182,7 +182,7 @@ ISHMEMI_DEFINE_ACTIVE_SET_SIZED(32, 4)
 ISHMEMI_DEFINE_ACTIVE_SET_SIZED(64, 8)
 ISHMEMI_TO_ALL_CALLS(ISHMEMI_DEFINE_CALL)
 
-int ishmem_pcontrol(int) {
+int ishmem_pcontrol(int, ...) {
   return ISHMEM_SUCCESS;
 }
 

@@ -1,6 +1,8 @@
 // Collective symmetric allocation: each call is one call into the heap's owner (lib/heap),
 // which checks that every PE made the same call before it changes the heap. Afterwards the
 // range checks learn the committed size (and ISHMEM_DEBUG=1 the live allocations).
+#include <atomic>
+
 #include "api/guard.h"
 #include "runtime/runtime.h"
 
@@ -59,14 +61,17 @@ int ishmem_free(void *ptr) {
 }
 
 // The hints change nothing here: every block is reachable by every PE's atomics and signals.
+// Unknown bits are no hint either, as OpenSHMEM says; the first call with them is logged.
 void *ishmem_malloc_with_hints(size_t size, long hints) {
-  return heap_pointer([&](Heap &heap) -> void * {
-    if (hints & ~static_cast<long>(ISHMEM_MALLOC_ATOMICS_REMOTE | ISHMEM_MALLOC_SIGNAL_REMOTE))
-      fail(ISHMEM_ERR_INVALID_ARG,
-           "ishmem_malloc_with_hints: hints %#lx hold bits that are no ISHMEM_MALLOC_* hint",
-           static_cast<unsigned long>(hints));
-    return heap.malloc(size);
-  });
+  static std::atomic<bool> unknown_logged{false};
+  const long unknown =
+      hints & ~static_cast<long>(ISHMEM_MALLOC_ATOMICS_REMOTE | ISHMEM_MALLOC_SIGNAL_REMOTE);
+  if (unknown && !unknown_logged.exchange(true, std::memory_order_relaxed))
+    log(LogLevel::debug,
+        "ishmem_malloc_with_hints: hint bits %#lx are no ISHMEM_MALLOC_* hint; allocating as "
+        "ishmem_malloc (logged once)",
+        static_cast<unsigned long>(unknown));
+  return heap_pointer([&](Heap &heap) -> void * { return heap.malloc(size); });
 }
 
 int ishmemx_heap_trim(void) {

@@ -29,6 +29,7 @@ int main() {
   shmem_p(&dv[0], me + 0.25, right);
   shmem_iput(&lv[4], lsrc, 2, 1, 2, right);
   shmem_barrier_all();
+  CHECK(shmem_sync(SHMEM_TEAM_WORLD) == 0);  // the team form beside the active set's
   CHECK(lv[3] == 4 && lv[4] == 1 && lv[6] == 2);
   CHECK(iv[0] == left + 7 && dv[0] == left + 0.25);
   CHECK(shmem_g(&iv[0], right) == me + 7 && shmem_g(&dv[0], right) == me + 0.25);

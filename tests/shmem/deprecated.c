@@ -1,6 +1,8 @@
 /* The active-set calls that OpenSHMEM 1.5 deprecates, through shmem.h (built when ishmem.h
  * has them): shmem_barrier, the sized broadcast, collect, fcollect and alltoall, the to_all
- * reductions with pWrk and pSync, and their constants, on static arrays and on the heap. */
+ * reductions with pWrk and pSync, and their constants, on static arrays and on the heap;
+ * shmem_sync in both forms (the active set's and the team's, told apart by the number of
+ * arguments), the variadic shmem_pcontrol, and shmem_malloc_with_hints with unknown bits. */
 #include "shmem_test.h"
 
 static long pSync[SHMEM_REDUCE_SYNC_SIZE > SHMEM_BCAST_SYNC_SIZE ? SHMEM_REDUCE_SYNC_SIZE
@@ -21,6 +23,9 @@ int main(void) {
   shmem_barrier_all();
 
   shmem_barrier(0, 0, n, pSync);
+  shmem_pcontrol(1, "region", 2);
+  shmem_sync(0, 0, n, pSync);
+  CHECK(shmem_sync(SHMEM_TEAM_WORLD) == 0);
   shmem_broadcast64(dst, src, 4, 0, 0, 0, n, pSync);
   shmem_barrier_all();
   if (me != 0) CHECK(dst[0] == 0 && dst[3] == 3);
@@ -37,5 +42,15 @@ int main(void) {
   shmem_barrier_all();
   CHECK(heap[0] == (n - 1) * 10);
   shmem_free(heap);
+  heap = (long *)shmem_malloc_with_hints(4 * sizeof(long), SHMEM_MALLOC_ATOMICS_REMOTE | 64);
+  CHECK(heap != NULL);
+  if (heap) {
+    heap[0] = 0;
+    shmem_barrier_all();
+    shmem_long_atomic_inc(heap, 0);
+    shmem_barrier_all();
+    if (me == 0) CHECK(heap[0] == n);
+    shmem_free(heap);
+  }
   return shmem_test_finish("shmem_deprecated");
 }
