@@ -54,10 +54,12 @@ ISHMEMI_SIGNAL_READ_CALLS(ISHMEMI_DECLARE)
 
 /* ---- Point-to-point synchronization on this PE's symmetric variables ---------------------
  * status (may be NULL) excludes entries whose status is nonzero. _any returns the index of a
- * satisfied entry (SIZE_MAX if none can be), _some the number of satisfied entries, written
- * to indices. The _vector forms compare entry i with cmp_values[i]. On an error (a bad cmp,
- * an address outside the heap) wait_until returns a negative status, test and _some return
- * 0, _any returns SIZE_MAX, and ishmemx_last_error() says why. */
+ * satisfied entry (SIZE_MAX if none can be): the first from the one after the index that
+ * this thread's last _any call returned, wrapping around, so that a series of calls returns
+ * every satisfied entry. _some returns the number of satisfied entries, written to indices. The
+ * _vector forms compare entry i with cmp_values[i]. On an error (a bad cmp, an address outside the
+ * heap) wait_until returns a negative status, test and _some return 0, _any returns SIZE_MAX, and
+ * ishmemx_last_error() says why. */
 #define ISHMEMI_DECLARE_P2P(T, N) ISHMEMI_P2P_CALLS(ISHMEMI_DECLARE, T, N)
 ISHMEMX_P2P_TYPES(ISHMEMI_DECLARE_P2P)
 #undef ISHMEMI_DECLARE_P2P

@@ -114,12 +114,20 @@ int wait_all(const Q &q) {
     poll.until([&q] { return q.test_all() != 0; });
   });
 }
+// Where this thread's next wait_until_any or test_any scan starts: after the index it
+// returned last, so that a series of calls returns every satisfied index.
+thread_local std::size_t t_any_start = 0;
+std::size_t returned_any(std::size_t index) {
+  if (index != kNone) t_any_start = index + 1;
+  return index;
+}
+
 template <class Q>
 std::size_t wait_any(const Q &q) {
   std::size_t first = kNone;
   int rc = guard([&] {
     HostPoll poll = check(q);
-    first = q.wait_any(poll);
+    first = returned_any(q.wait_any(poll, t_any_start));
   });
   return rc == ISHMEM_SUCCESS ? first : kNone;
 }
@@ -147,7 +155,7 @@ std::size_t test_any(const Q &q) {
   std::size_t first = kNone;
   guard([&] {
     serve(check(q));
-    first = q.test_any();
+    first = returned_any(q.test_any(t_any_start));
   });
   return first;
 }

@@ -8,8 +8,10 @@
 // another PE's kernel waits for the GPU to switch (milliseconds). Tests that need real
 // concurrency also run between blocks of one kernel (a PE signalling itself through the same
 // calls).
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <string>
 
 #include "gpu_test_util.h"
 
@@ -367,7 +369,9 @@ TEST(DeviceSignal, PingPongInsideOneKernel) {
 
 // ---- Every wait and test call, for every point-to-point type --------------------------------
 // Part 1 (block 0, on values already in place) checks what each call returns; part 2 waits for
-// values that block 1 of the same kernel stores later, through atomics on this PE.
+// values that block 1 of the same kernel stores later, through atomics on this PE. An _any
+// call may return any satisfied index (which one depends on the calls before it: AnyIsFair),
+// so part 1 records the first of them for any of them.
 
 const unsigned long long kNone = ~0ull;
 // What part 1 records, in order (kNone: SIZE_MAX; indices follow the _some counts).
@@ -414,6 +418,9 @@ constexpr int kWaitResults = sizeof(kWaitExpected) / sizeof(kWaitExpected[0]);
     }                                                                                              \
     int k = 0;                                                                                     \
     auto put = [&](unsigned long long v) { out[k++] = v; };                                        \
+    auto put_any = [&](size_t got, unsigned satisfied, size_t first) {                             \
+      put(got < 32 && ((satisfied >> got) & 1) ? first : got);                                     \
+    };                                                                                             \
     auto put_idx = [&](size_t count) {                                                             \
       put(count);                                                                                  \
       for (size_t i = 0; i < count; ++i) put(idx[i]);                                              \
@@ -428,18 +435,19 @@ constexpr int kWaitResults = sizeof(kWaitExpected) / sizeof(kWaitExpected[0]);
     put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_GT, (T)1));                      \
     put(CALL(hf, ishmem_##N##_test_all, iv, 6, status, ISHMEM_CMP_LE, (T)6));                      \
     put(CALL(hf, ishmem_##N##_test_any, iv, 6, status, ISHMEM_CMP_EQ, (T)3));                      \
-    put(CALL(hf, ishmem_##N##_test_any, iv, 6, status, ISHMEM_CMP_GE, (T)4));                      \
+    put_any(CALL(hf, ishmem_##N##_test_any, iv, 6, status, ISHMEM_CMP_GE, (T)4), 0x38, 3);         \
     put_idx(CALL(hf, ishmem_##N##_test_some, iv, 6, idx, status, ISHMEM_CMP_GE, (T)2));            \
     put(CALL(hf, ishmem_##N##_test_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv));                 \
     put(CALL(hf, ishmem_##N##_test_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));                \
-    put(CALL(hf, ishmem_##N##_test_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));                \
+    put_any(CALL(hf, ishmem_##N##_test_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2), 0x12, 1);   \
     put_idx(CALL(hf, ishmem_##N##_test_some_vector, iv, 6, idx, status, ISHMEM_CMP_LT, cv2));      \
     put(CALL(hf, ishmem_##N##_wait_until, iv + 3, ISHMEM_CMP_EQ, (T)4));                           \
     put(CALL(hf, ishmem_##N##_wait_until_all, iv, 6, status, ISHMEM_CMP_GE, (T)1));                \
-    put(CALL(hf, ishmem_##N##_wait_until_any, iv, 6, status, ISHMEM_CMP_GT, (T)4));                \
+    put_any(CALL(hf, ishmem_##N##_wait_until_any, iv, 6, status, ISHMEM_CMP_GT, (T)4), 0x30, 4);   \
     put_idx(CALL(hf, ishmem_##N##_wait_until_some, iv, 6, idx, status, ISHMEM_CMP_LE, (T)2));      \
     put(CALL(hf, ishmem_##N##_wait_until_all_vector, iv, 6, status, ISHMEM_CMP_EQ, cv));           \
-    put(CALL(hf, ishmem_##N##_wait_until_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2));          \
+    put_any(CALL(hf, ishmem_##N##_wait_until_any_vector, iv, 6, status, ISHMEM_CMP_EQ, cv2), 0x12, \
+            1);                                                                                    \
     put_idx(                                                                                       \
         CALL(hf, ishmem_##N##_wait_until_some_vector, iv, 6, idx, status, ISHMEM_CMP_GT, cv2));    \
     put(CALL(hf, ishmem_##N##_wait_until_any, iv, 6, excluded, ISHMEM_CMP_EQ, (T)1));              \
@@ -489,6 +497,59 @@ void run_wait_calls(const char *name, Kernel kernel) {
 ISHMEMX_AMO_STANDARD_TYPES(WAIT_KERNEL)
 WAIT_KERNEL_SET(short, short, short_p, short_p)
 WAIT_KERNEL_SET(unsigned short, ushort, ushort_p, ushort_p)
+
+// ---- A series of _any calls returns every satisfied index -----------------------------------
+// Entries 0, 2, 3 and 5 hold, 3 is excluded: each call starts after the index the thread was
+// given last, so the calls return 0, 2, 5, 0, 2, 5, ... from wherever the last one left off.
+// Threads 0 and 32 of the block run the series at once, each with its own start.
+
+constexpr int kAnyCalls = 12;
+
+__global__ void any_series(ishmemx_device_handle_t h, bool use_handle, long *flags,
+                           const int *status, const long *ones, unsigned long long *out) {
+  const bool hf = use_handle;
+  if (threadIdx.x % 32 != 0) return;
+  unsigned long long *mine = out + (threadIdx.x / 32) * kAnyCalls;
+  for (int round = 0; round < kAnyCalls / 4; ++round) {
+    mine[4 * round] = CALL(hf, ishmem_long_test_any, flags, 6, status, ISHMEM_CMP_EQ, 1L);
+    mine[4 * round + 1] = CALL(hf, ishmem_long_wait_until_any, flags, 6, status, ISHMEM_CMP_EQ, 1L);
+    mine[4 * round + 2] =
+        CALL(hf, ishmem_long_test_any_vector, flags, 6, status, ISHMEM_CMP_EQ, ones);
+    mine[4 * round + 3] =
+        CALL(hf, ishmem_long_wait_until_any_vector, flags, 6, status, ISHMEM_CMP_GE, ones);
+  }
+}
+
+TEST(DeviceWaitTest, AnyIsFair) {
+  SKIP_WITHOUT_GPU();
+  long *flags = static_cast<long *>(ishmem_calloc(6, sizeof(long)));
+  ASSERT_NE(flags, nullptr);
+  DeviceBuffer status(6 * sizeof(int)), ones(6 * sizeof(long)),
+      out(2 * kAnyCalls * sizeof(unsigned long long));
+  to_device(flags, std::vector<long>{1, 0, 1, 1, 0, 1});
+  to_device(status.as<int>(), std::vector<int>{0, 0, 0, 1, 0, 0});
+  to_device(ones.as<long>(), std::vector<long>(6, 1));
+  preload(any_series);
+  ishmemx_device_handle_t h = handle();
+  const std::vector<unsigned long long> cycle = {0, 2, 5};
+  for (int form = 0; form < 2; ++form) {
+    any_series<<<1, 64>>>(h, form == 1, flags, status.as<int>(), ones.as<long>(),
+                          out.as<unsigned long long>());
+    GPU_LAUNCHED();
+    const std::vector<unsigned long long> got = run_results(2 * kAnyCalls, out);
+    for (int thread = 0; thread < 2; ++thread) {
+      SCOPED_TRACE("form " + std::to_string(form) + ", thread " + std::to_string(32 * thread));
+      const unsigned long long *mine = got.data() + thread * kAnyCalls;
+      const auto at = std::find(cycle.begin(), cycle.end(), mine[0]);
+      ASSERT_NE(at, cycle.end()) << mine[0];
+      std::size_t k = static_cast<std::size_t>(at - cycle.begin());
+      for (int i = 0; i < kAnyCalls; ++i, ++k)
+        EXPECT_EQ(mine[i], cycle[k % cycle.size()]) << "call " << i;
+    }
+  }
+  ASSERT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  ishmem_free(flags);
+}
 
 // ---- Message-passing litmus: put data, fence, put flag; the flag's reader sees the data -----
 // Producers write round r's four words, then raise the flag to r + 1, 100k rounds, never

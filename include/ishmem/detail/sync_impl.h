@@ -211,6 +211,23 @@ ISHMEMI_FN uint64_t signal_wait_until(const Handle &, uint64_t *sig_addr, int cm
   return seen; /* the value that satisfied the condition (a later load could see another) */
 }
 
+/* Where a thread's next wait_until_any or test_any scan starts: after the index it returned
+ * last, so that a series of calls returns every satisfied index (as on the host). One slot per
+ * thread of the grid, modulo kAnySlots: threads that share a slot only move each other's
+ * start. Each translation unit has its own table. */
+enum { kAnySlots = 1024 };
+static __device__ unsigned int any_start_slots[kAnySlots];
+ISHMEMI_FN volatile unsigned int &any_start() {
+  const unsigned int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned int block_size = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned int thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return ((volatile unsigned int *)any_start_slots)[(block * block_size + thread) % kAnySlots];
+}
+ISHMEMI_FN size_t returned_any(volatile unsigned int &start, size_t index) {
+  if (index != SIZE_MAX) start = (unsigned int)(index + 1);
+  return index;
+}
+
 /* One operation per wait/test call: F is the query's targets (a value or a vector). */
 #define ISHMEMI_WAIT_OPS(NAME, TARGET)                                                             \
   template <class T>                                                                               \
@@ -223,7 +240,9 @@ ISHMEMI_FN uint64_t signal_wait_until(const Handle &, uint64_t *sig_addr, int cm
   ISHMEMI_FN size_t wait_until_any##NAME(const Handle &, T *ivars, size_t n, const int *status,    \
                                          int cmp, TARGET t) {                                      \
     DevicePoll poll;                                                                               \
-    return scan_of<DevicePoll>(ivars, n, status, cmp, t).wait_any(poll);                           \
+    volatile unsigned int &start = any_start();                                                    \
+    return returned_any(start,                                                                     \
+                        scan_of<DevicePoll>(ivars, n, status, cmp, t).wait_any(poll, start));      \
   }                                                                                                \
   template <class T>                                                                               \
   ISHMEMI_FN size_t wait_until_some##NAME(const Handle &, T *ivars, size_t n, size_t *indices,     \
@@ -239,7 +258,8 @@ ISHMEMI_FN uint64_t signal_wait_until(const Handle &, uint64_t *sig_addr, int cm
   template <class T>                                                                               \
   ISHMEMI_FN size_t test_any##NAME(const Handle &, T *ivars, size_t n, const int *status, int cmp, \
                                    TARGET t) {                                                     \
-    return scan_of<DevicePoll>(ivars, n, status, cmp, t).test_any();                               \
+    volatile unsigned int &start = any_start();                                                    \
+    return returned_any(start, scan_of<DevicePoll>(ivars, n, status, cmp, t).test_any(start));     \
   }                                                                                                \
   template <class T>                                                                               \
   ISHMEMI_FN size_t test_some##NAME(const Handle &, T *ivars, size_t n, size_t *indices,           \
