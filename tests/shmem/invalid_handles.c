@@ -9,7 +9,7 @@
 #include "shmem_test.h"
 
 int main(void) {
-  static int val_evens = -1, val_thirds = -1, sum = 0;
+  int *vals; /* on the heap, not static: this runs beside GPU heaps too (gpu-test) */
   shmem_team_t team = SHMEM_TEAM_WORLD, evens, thirds, x = SHMEM_TEAM_WORLD, y = x;
   shmem_team_config_t conf = {7};
   shmem_ctx_t ctx = SHMEM_CTX_DEFAULT, ctx_evens, ctx_thirds;
@@ -17,6 +17,8 @@ int main(void) {
   int me, n, right, left, i, expected = 0;
   shmem_init();
   shmem_test_ring(&me, &n, &right, &left);
+  vals = (int *)shmem_calloc(3, sizeof(int)); /* the evens' value, the thirds', the sum */
+  if (!vals) return 1;
   errors = shmemx_error_count();
 
   shmem_team_destroy(SHMEM_TEAM_INVALID);
@@ -51,37 +53,38 @@ int main(void) {
   /* Each team's ring: my team number to the next member. */
   if (ctx_evens != SHMEM_CTX_INVALID) {
     int pe = shmem_team_my_pe(evens);
-    shmem_ctx_int_p(ctx_evens, &val_evens, pe, (pe + 1) % shmem_team_n_pes(evens));
+    shmem_ctx_int_p(ctx_evens, &vals[0], pe, (pe + 1) % shmem_team_n_pes(evens));
   }
   if (ctx_thirds != SHMEM_CTX_INVALID) {
     int pe = shmem_team_my_pe(thirds);
-    shmem_ctx_int_p(ctx_thirds, &val_thirds, pe, (pe + 1) % shmem_team_n_pes(thirds));
+    shmem_ctx_int_p(ctx_thirds, &vals[1], pe, (pe + 1) % shmem_team_n_pes(thirds));
   }
   shmem_ctx_quiet(ctx_evens);
   shmem_ctx_quiet(ctx_thirds);
   shmem_team_sync(SHMEM_TEAM_WORLD);
   if (evens != SHMEM_TEAM_INVALID) {
     int m = shmem_team_n_pes(evens), pe = shmem_team_my_pe(evens);
-    CHECK(val_evens == (pe + m - 1) % m);
+    CHECK(vals[0] == (pe + m - 1) % m);
   }
   if (thirds != SHMEM_TEAM_INVALID) {
     int m = shmem_team_n_pes(thirds), pe = shmem_team_my_pe(thirds);
-    CHECK(val_thirds == (pe + m - 1) % m);
+    CHECK(vals[1] == (pe + m - 1) % m);
   }
   /* The PEs in both teams add what they received on PE 0, through the evens' context. */
   if (evens != SHMEM_TEAM_INVALID && thirds != SHMEM_TEAM_INVALID)
-    shmem_ctx_int_atomic_add(ctx_evens, &sum, val_evens + val_thirds, 0);
+    shmem_ctx_int_atomic_add(ctx_evens, &vals[2], vals[0] + vals[1], 0);
   shmem_ctx_quiet(ctx_evens);
   shmem_team_sync(SHMEM_TEAM_WORLD);
   for (i = 0; i < n; i += 6) {
     int me_e = i / 2, n_e = (n + 1) / 2, me_t = i / 3, n_t = (n + 2) / 3;
     expected += (me_e + n_e - 1) % n_e + (me_t + n_t - 1) % n_t;
   }
-  if (me == 0) CHECK(sum == expected);
+  if (me == 0) CHECK(vals[2] == expected);
   shmem_ctx_destroy(ctx_evens);
   shmem_team_destroy(evens);
   shmem_ctx_destroy(ctx_thirds);
   shmem_team_destroy(thirds);
   CHECK(shmemx_error_count() == errors);
+  shmem_free(vals);
   return shmem_test_finish("shmem_invalid_handles");
 }
