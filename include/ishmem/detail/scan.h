@@ -70,8 +70,9 @@ struct Scan {
       if (status[i] == 0) return true;
     return false;
   }
-  /* Included, satisfied entries: their count; their indices go to `indices` when given. */
-  ISHMEMI_FN size_t find_all(size_t *indices) const {
+  /* Included, satisfied entries: their count; their indices go to `indices` when given. Fair
+   * by itself: every satisfied entry at once. */
+  ISHMEMI_FN size_t test_some(size_t *indices) const {
     size_t count = 0;
     for (size_t i = 0; i < n; ++i) {
       if (!included(i) || !satisfied(i)) continue;
@@ -83,7 +84,7 @@ struct Scan {
   /* The first included, satisfied entry from `start` on, wrapping around; SIZE_MAX if none.
    * The callers start after the index they returned last, so that a series of calls returns
    * every satisfied entry, as OpenSHMEM asks of test_any and wait_until_any. */
-  ISHMEMI_FN size_t find_any(size_t start) const {
+  ISHMEMI_FN size_t test_any(size_t start) const {
     size_t i = n ? start % n : 0;
     for (size_t k = 0; k < n; ++k, i = i + 1 == n ? 0 : i + 1)
       if (included(i) && satisfied(i)) return i;
@@ -95,8 +96,6 @@ struct Scan {
       if (included(i) && !satisfied(i)) return 0;
     return 1;
   }
-  ISHMEMI_FN size_t test_any(size_t start) const { return find_any(start); }
-  ISHMEMI_FN size_t test_some(size_t *indices) const { return find_all(indices); }
   /* Entry by entry: once an entry holds, the wait moves on to the next (the device waits; the
    * host library waits until test_all() holds, every entry in one pass). */
   ISHMEMI_FN int wait_all(Poll &poll) const {
@@ -111,16 +110,15 @@ struct Scan {
     size_t found = SIZE_MAX;
     if (!any_included()) return SIZE_MAX;
     const Scan &q = *this;
-    if (!poll.until([&q, &found, start] { return (found = q.find_any(start)) != SIZE_MAX; }))
+    if (!poll.until([&q, &found, start] { return (found = q.test_any(start)) != SIZE_MAX; }))
       return SIZE_MAX;
     return found;
   }
-  /* test_some and wait_until_some return every satisfied entry at once: fair by themselves. */
   ISHMEMI_FN size_t wait_some(Poll &poll, size_t *indices) const {
     size_t count = 0;
     if (!any_included()) return 0;
     const Scan &q = *this;
-    if (!poll.until([&] { return (count = q.find_all(indices)) > 0; })) return 0;
+    if (!poll.until([&] { return (count = q.test_some(indices)) > 0; })) return 0;
     return count;
   }
 };
