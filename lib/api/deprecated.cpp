@@ -1,12 +1,14 @@
 // The deprecated calls of OpenSHMEM 1.5 (ishmem/deprecated.h): the collectives over active
-// sets, defined from the lists of that header, the argument checks, then one run_over_set
-// (runtime/active_set.cpp); ishmem_pcontrol.
+// sets, defined from the lists of that header, the argument checks, then the team collective of
+// ISHMEM_TEAM_WORLD when the set is the world and the buffers are in the heap, else one
+// run_over_set (runtime/active_set.cpp); ishmem_pcontrol.
 #define ISHMEMI_KEEP_COLLECTIVE_LISTS 1
 
 #include <cstdint>
 #include <type_traits>
 
 #include "api/calls.h"
+#include "api/checks.h"
 #include "api/collective_args.h"
 #include "api/guard.h"
 #include "runtime/active_set.h"
@@ -28,19 +30,42 @@ void check_local(const void *p, std::size_t bytes, const char *fn, const char *w
   check_host_buffer(p, bytes, fn, what);
 }
 
-// Runs `checks(set)` (which throw), then `call` over the active set, collective over its
-// members.
+// Whether the set is every PE, in order: then it is ISHMEM_TEAM_WORLD's membership.
+bool is_world(const Runtime &rt, const ActiveSet &active) {
+  return active.start == 0 && active.log_stride == 0 && active.size == rt.boot->topology().n_pes;
+}
+
+// Whether `call` over the set runs as the team collective of ISHMEM_TEAM_WORLD (node-local
+// shared memory, two levels across nodes) rather than MPI on a communicator of the set: the
+// set is the world and dest and source lie in a heap the CPU addresses. Both are the same on
+// every member of a program that passes symmetric buffers, as OpenSHMEM requires of it.
+bool over_world(const Runtime &rt, const ActiveSet &active, const CollectiveCall &call) {
+  std::size_t off;
+  return g_fast.host_access && is_world(rt, active) && in_heap(call.dest, 0, off) &&
+         (call.nelems == 0 || in_heap(call.source, 0, off));
+}
+
+// Runs `checks(team)` (which throw), then `call` over the active set, collective over its
+// members: on ISHMEM_TEAM_WORLD (see over_world) or on the set's own communicator.
 template <class Checks>
 int over_set(const char *fn, const ActiveSet &active, CollectiveCall call,
              Checks &&checks) noexcept {
   return guard([&] {
     Runtime &rt = runtime();
-    Team &set = rt.active_sets.get(rt, active, fn);
+    const bool world = over_world(rt, active, call);
+    Team &team = world ? rt.active_sets.world(rt, active, fn) : rt.active_sets.get(rt, active, fn);
     call.fn = fn;
     call.launch.fn = fn;
+    // The team algorithms copy source to dest at the root unless they are the same buffer:
+    // given its source as dest, the root's dest is left alone, as broadcast32/64 require.
+    if (call.kind == CollectiveKind::broadcast && team.my_index == call.root)
+      call.dest = const_cast<void *>(call.source);
     FirstError outcome;
-    outcome.attempt([&] { checks(set); });
-    run_over_set(rt, set, call, outcome);
+    outcome.attempt([&] { checks(team); });
+    if (world)
+      run_collective(rt, team, call, outcome);
+    else
+      run_over_set(rt, team, call, outcome);
   });
 }
 
@@ -154,13 +179,19 @@ ISHMEMI_TO_ALL_ENTRY(prod, prod)
 
 namespace {
 
-// ishmem_barrier (with `complete`: quiet first) and ishmem_sync over an active set.
+// ishmem_barrier (with `complete`: quiet first) and ishmem_sync over an active set: over
+// the world, the barrier of ishmem_barrier_all and ishmem_sync_all.
 int set_barrier(const char *fn, bool complete, int start, int log_stride, int size) noexcept {
   return guard([&] {
     Runtime &rt = runtime();
-    Team &set = rt.active_sets.get(rt, {start, log_stride, size}, fn);
+    const ActiveSet active{start, log_stride, size};
+    const bool world = host::is_world(rt, active);
+    Team &set = world ? rt.active_sets.world(rt, active, fn) : rt.active_sets.get(rt, active, fn);
     if (complete) quiet(rt);
-    team_sync_over_mpi(set, fn);
+    if (world)
+      sync_all(rt);
+    else
+      team_sync_over_mpi(set, fn);
   });
 }
 

@@ -108,6 +108,19 @@ Team &ActiveSets::get(Runtime &rt, const ActiveSet &set, const char *fn) {
   return *known;
 }
 
+Team &ActiveSets::world(Runtime &rt, const ActiveSet &set, const char *fn) {
+  if (!world_met_.load(std::memory_order_acquire)) {
+    const Topology &topo = rt.boot->topology();
+    const std::vector<int> members = members_of(set, topo.my_pe, topo.n_pes, fn);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!world_met_.load(std::memory_order_relaxed)) {
+      meet(rt.boot->world(), members, topo.my_pe, set, fn);
+      world_met_.store(true, std::memory_order_release);
+    }
+  }
+  return team_of(rt, ISHMEM_TEAM_WORLD, fn);
+}
+
 void check_host_buffer(const void *p, std::size_t bytes, const char *fn, const char *what) {
   if (g_fast.host_access || bytes == 0) return;
   const char *c = static_cast<const char *>(p);
@@ -131,10 +144,6 @@ void run_over_set(Runtime &rt, Team &set, CollectiveCall call, const FirstError 
   call.heap_dest = false;
   switch (call.kind) {
     case CollectiveKind::broadcast:
-      // MPI's broadcast sends from the root's buffer without writing it: given the root's
-      // source as its dest, the team algorithm (which copies source to dest at the root only
-      // when they differ) leaves the root's dest alone, as OpenSHMEM's broadcast32/64 do.
-      if (set.my_index == call.root) call.dest = const_cast<void *>(call.source);
       return kMpiCollectives.broadcast(rt, set, call);
     case CollectiveKind::collect:
     case CollectiveKind::fcollect:

@@ -3,9 +3,11 @@
 // members only, so it cannot make a team (a split is collective over the parent); each set
 // gets an MPI communicator of its members instead, made by MPI_Comm_create_group (collective
 // over the members alone) at its first call and kept until ishmem_finalize. The data moves
-// with the MPI path of the team collectives (collectives_mpi.cpp) on that communicator.
+// with the MPI path of the team collectives (collectives_mpi.cpp) on that communicator. (The
+// whole world on heap buffers needs neither: api/deprecated.cpp runs ISHMEM_TEAM_WORLD's.)
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,12 +34,16 @@ class ActiveSets {
   // [0, n_pes) or does not hold this PE; ISHMEM_ERR_MISMATCH on every member when some
   // member named another set at this point.
   Team &get(Runtime &rt, const ActiveSet &set, const char *fn);
+  // ISHMEM_TEAM_WORLD, standing for the set of every PE (PE_start 0, logPE_stride 0, PE_size
+  // n_pes): the first call has the members meet as in get(), and makes no communicator.
+  Team &world(Runtime &rt, const ActiveSet &set, const char *fn);
 
  private:
   // ISHMEM_THREAD_MULTIPLE: threads of a PE calling over different sets. It is held while a
   // set's communicator is made (the meeting's fixed tags must not mix two sets' messages).
   std::mutex mutex_;
   std::map<std::tuple<int, int, int>, std::unique_ptr<Team>> sets_;
+  std::atomic<bool> world_met_{false};
 };
 
 // Throws ISHMEM_ERR_UNSUPPORTED when [p, p + bytes) lies in a heap the CPU cannot address (a
@@ -45,9 +51,9 @@ class ActiveSets {
 void check_host_buffer(const void *p, std::size_t bytes, const char *fn, const char *what);
 
 // Runs `call` over the set (broadcast, collect, fcollect, alltoall, alltoalls, reduce on this
-// PE's own buffers; a broadcast leaves the root's dest alone). `checks` holds this PE's
-// argument checks: when they failed, the PE still takes part in the comparison of the calls
-// made under ISHMEM_DEBUG=1, then rethrows its error.
+// PE's own buffers; a broadcast's root passes its source as dest, which stays unwritten). `checks`
+// holds this PE's argument checks: when they failed, the PE still takes part in the comparison of
+// the calls made under ISHMEM_DEBUG=1, then rethrows its error.
 void run_over_set(Runtime &rt, Team &set, CollectiveCall call, const FirstError &checks);
 
 }  // namespace ishmem::detail
