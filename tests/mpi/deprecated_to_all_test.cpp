@@ -195,6 +195,30 @@ TEST(DeprecatedErrors, MembersNamingAnotherSetFailTogether) {
   EXPECT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
 }
 
+// Over the whole world on heap buffers the calls are ISHMEM_TEAM_WORLD's collectives, whose
+// members compare their calls before any data moves: two different calls fail together at
+// once on a node-local world, without ISHMEM_DEBUG=1, and the next matching call works.
+TEST(DeprecatedErrors, DifferentCallsOverTheWorldFailTogether) {
+  const int n = n_pes();
+  if (n < 2) GTEST_SKIP() << "needs 2 PEs";
+  if (ishmem_team_n_pes(ISHMEM_TEAM_SHARED) != n)
+    GTEST_SKIP() << "the world spans nodes, where ISHMEM_DEBUG=1 compares the calls";
+  long *heap = static_cast<long *>(ishmem_calloc(8, sizeof(long)));
+  ASSERT_TRUE(all_true(heap != nullptr));
+  heap[4] = my_pe() + 1;
+  const int rc = my_pe() == 0
+                     ? ishmem_broadcast64(heap, heap + 4, 1, 0, 0, 0, n, g_psync)
+                     : ishmem_long_sum_to_all(heap, heap + 4, 1, 0, 0, n, nullptr, g_psync);
+  EXPECT_EQ(rc, ISHMEM_ERR_MISMATCH) << ishmemx_last_error();
+  EXPECT_NE(strstr(ishmemx_last_error(), "different collective calls"), nullptr)
+      << ishmemx_last_error();
+  EXPECT_EQ(ishmem_long_sum_to_all(heap, heap + 4, 1, 0, 0, n, nullptr, g_psync), ISHMEM_SUCCESS)
+      << ishmemx_last_error();
+  EXPECT_EQ(heap[0], static_cast<long>(n) * (n + 1) / 2);
+  EXPECT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
+  EXPECT_EQ(ishmem_free(heap), ISHMEM_SUCCESS);
+}
+
 TEST(Deprecated, PcontrolAndMallocWithHints) {
   for (int level : {0, 1, 2, 7}) EXPECT_EQ(ishmem_pcontrol(level), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmem_pcontrol(1, "region", 3), ISHMEM_SUCCESS);
