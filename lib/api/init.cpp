@@ -169,7 +169,7 @@ void ishmem_global_exit(int status) {
   MPI_Comm comm = g_rt ? g_rt->boot->world() : MPI_COMM_WORLD;
   fflush(stdout);
   fflush(stderr);
-  liveness_announce_abort();
+  liveness_announce_abort(status);
   MPI_Abort(comm, status);
 }
 

@@ -33,6 +33,7 @@ constexpr std::size_t kHostLen = 64;
 constexpr int kKeepIdleS = 2, kKeepIntervalS = 1, kKeepCount = 5;
 constexpr char kLeave = 'L';  // finalize: the connection closes next, as it should
 constexpr char kAbort = 'A';  // this PE aborts the job: every PE that hears it does too
+// Each message is its letter and a status byte: the exit status of an abort, 0 otherwise.
 
 // How a PE is reached: what it sends both neighbours before they connect.
 struct Listing {
@@ -223,10 +224,12 @@ void LivenessRing::leave() {
   stop();
 }
 
-void LivenessRing::tell_neighbours(char what) {
+void LivenessRing::tell_neighbours(char what, int status) {
+  const char message[2] = {what, static_cast<char>(status & 0xff)};
   // Best effort: a neighbour that has left already closed its end.
   for (Neighbour *n : {&next_, &prev_})
-    if (send(n->sock.get(), &what, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1)
+    if (send(n->sock.get(), message, sizeof message, MSG_NOSIGNAL | MSG_DONTWAIT) !=
+        static_cast<ssize_t>(sizeof message))
       log(LogLevel::debug, "liveness: telling PE %d failed: %s", n->pe, strerror(errno));
 }
 
@@ -248,11 +251,18 @@ void LivenessRing::watch() {
       char buf[16];
       ssize_t n = recv(fds[s].fd, buf, sizeof buf, MSG_DONTWAIT);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (n > 0 && memchr(buf, kAbort, n)) {
+      const char *abort = n > 0 ? static_cast<const char *>(memchr(buf, kAbort, n)) : nullptr;
+      if (abort) {
+        // A PE that aborts the job itself is already in MPI_Abort on another thread: a
+        // second call would race it (Open MPI's abort is not thread-safe).
+        if (aborting_.load(std::memory_order_acquire)) return;
         // A launcher that keeps survivors (orte_enable_recovery) does not end the job on
-        // MPI_Abort: each PE passes the abort on around the ring and ends itself.
-        log(LogLevel::info, "PE %d aborted the job; ending this PE too", side[s]->pe);
-        end_job();
+        // MPI_Abort: each PE passes the abort on around the ring and ends itself, with the
+        // status of the PE that began it.
+        const int status = abort + 1 < buf + n ? static_cast<unsigned char>(abort[1]) : 1;
+        log(LogLevel::info, "PE %d aborted the job (status %d); ending this PE too", side[s]->pe,
+            status);
+        end_job(status);
         return;
       }
       if (n > 0 && !memchr(buf, kLeave, n)) continue;  // nothing else is ever sent
@@ -268,10 +278,10 @@ void LivenessRing::watch() {
   }
 }
 
-void LivenessRing::end_job() {
+void LivenessRing::end_job(int status) {
   aborting_.store(true, std::memory_order_release);
-  tell_neighbours(kAbort);
-  MPI_Abort(world_, 1);
+  tell_neighbours(kAbort, status);
+  MPI_Abort(world_, status);
   // MPI_Abort does not return; an MPI that did leaves the PE to its deadlines.
 }
 
@@ -287,14 +297,14 @@ void LivenessRing::report_lost(const Neighbour &who, int err) {
   log(LogLevel::error, "PE %d (pid %d on %s) %s; the PEs of its node are %s; aborting the job",
       who.pe, who.pid, who.host.c_str(), why.c_str(), node_pes_text(node_leader_, who.pe).c_str());
   fflush(stderr);
-  end_job();
+  end_job(1);
 }
 
-void liveness_announce_abort() {
+void liveness_announce_abort(int status) {
   LivenessRing *ring = g_ring.load(std::memory_order_acquire);
   if (!ring) return;
   ring->aborting_.store(true, std::memory_order_release);
-  ring->tell_neighbours(kAbort);
+  ring->tell_neighbours(kAbort, status);
 }
 
 }  // namespace ishmem::detail

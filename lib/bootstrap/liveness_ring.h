@@ -47,12 +47,13 @@ class LivenessRing {
     UniqueFd sock;
   };
   void watch();
-  void tell_neighbours(char what);
+  // Sends `what` and a status byte (the job's exit status, for kAbort) to both neighbours.
+  void tell_neighbours(char what, int status = 0);
   void report_lost(const Neighbour &who, int err);
-  void end_job();  // passes the abort on and aborts
+  void end_job(int status);  // passes the abort on and aborts with `status`
   void stop();
 
-  friend void liveness_announce_abort();
+  friend void liveness_announce_abort(int status);
 
   MPI_Comm world_;
   int keepalive_s_ = 0;           // how long a vanished machine goes unnoticed, at most
@@ -67,7 +68,8 @@ class LivenessRing {
 // This PE is about to abort the job itself (ishmem_global_exit, an expired deadline): tells
 // its neighbours, which abort too and pass it on (a launcher that keeps the survivors of a
 // dead PE, as under orte_enable_recovery, ends only the PE that called MPI_Abort), and stops
-// reporting its own. Safe without a ring and from any thread.
-void liveness_announce_abort();
+// reporting its own. Every PE that hears it aborts with the same `status` (the job's exit
+// status, as the shell sees it: status & 0xff). Safe without a ring and from any thread.
+void liveness_announce_abort(int status);
 
 }  // namespace ishmem::detail

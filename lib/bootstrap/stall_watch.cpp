@@ -113,7 +113,7 @@ std::string pes_text(const std::vector<int> &pes) {
   log(LogLevel::error, "%s: %s%s; aborting the job",
       t_team_call ? t_team_call : call_text(mine).c_str(), reason.c_str(), peers_text().c_str());
   fflush(stderr);
-  liveness_announce_abort();
+  liveness_announce_abort(1);
   MPI_Abort(g_watch.world, 1);
   // MPI_Abort does not return; if an MPI did, the caller still gets the error.
   fail(ISHMEM_ERR_TIMEOUT, "%s: %s", what, reason.c_str());
