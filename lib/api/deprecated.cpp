@@ -78,11 +78,12 @@ int set_blocks(CollectiveKind kind, const char *fn, void *dest, const void *sour
       call_of(kind, static_cast<T *>(dest), static_cast<const T *>(source), nelems);
   return over_set(fn, {start, log_stride, size}, call, [&](const Team &set) {
     const std::size_t bytes = bytes_of(nelems, BYTES, fn, "source");
-    // collect: the others' counts are not known yet; dest must at least be there.
+    // collect: the others' counts are not known yet; a dest for this PE's own part here, the
+    // total on the MPI path (which also takes a NULL dest while the members collect nothing).
     const std::size_t dest_bytes =
         kind == CollectiveKind::collect ? bytes : bytes_of(set.members.size(), bytes, fn, "dest");
     const std::size_t source_bytes = kind == CollectiveKind::alltoall ? dest_bytes : bytes;
-    check_local(dest, kind == CollectiveKind::collect && !dest_bytes ? 1 : dest_bytes, fn, "dest");
+    check_local(dest, dest_bytes, fn, "dest");
     check_local(source, source_bytes, fn, "source");
     check_overlap(dest, dest_bytes, source, source_bytes, false, fn);
   });

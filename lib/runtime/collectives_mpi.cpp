@@ -73,14 +73,23 @@ void collect(Team &team, const CollectiveCall &call) {
     return watch_complete(req, "MPI_Iallgather");
   }
   const int n = static_cast<int>(team.members.size());
-  std::vector<int> counts(n), displs(n);
-  ISHMEMI_CHECK_MPI(MPI_Iallgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, team.comm, &req));
+  // Each member's count and whether its dest is NULL, which is valid only while the members
+  // collect nothing: known once every count is in, and then to every member alike.
+  const int pair[2] = {mine, call.dest == nullptr};
+  std::vector<int> pairs(2 * static_cast<std::size_t>(n)), counts(n), displs(n);
+  ISHMEMI_CHECK_MPI(MPI_Iallgather(pair, 2, MPI_INT, pairs.data(), 2, MPI_INT, team.comm, &req));
   watch_complete(req, "MPI_Iallgather");
   std::size_t total = 0;
+  int null_dest = -1;  // the first member whose dest is NULL
   for (int i = 0; i < n; ++i) {
+    counts[i] = pairs[2 * i];
+    if (pairs[2 * i + 1] && null_dest < 0) null_dest = i;
     displs[i] = static_cast<int>(std::min<std::size_t>(total, INT_MAX));
     total += static_cast<std::size_t>(counts[i]);
   }
+  if (total && null_dest >= 0)
+    fail(ISHMEM_ERR_INVALID_ARG, "%s: PE %d passed a NULL dest, and the members collect %zu bytes",
+         call.fn, team.world_pe(null_dest), total);
   mpi_count(total, call);
   check_collect_room(call, total);
   ISHMEMI_CHECK_MPI(MPI_Iallgatherv(call.source, mine, MPI_BYTE, call.dest, counts.data(),

@@ -183,8 +183,9 @@ TEST(DeprecatedErrors, BadSetsAndArguments) {
 // PEs 0 and 2 call over {0, 1, 2}, PE 1 over {0, 1}: the sets' first member finds the odd
 // one before any communicator is made, and every PE involved fails. Neither set is used
 // elsewhere, so none has a communicator yet.
+// The members meet at a set's first call only: the sets here are new to every PE.
 TEST(DeprecatedErrors, MembersNamingAnotherSetFailTogether) {
-  if (n_pes() < 3) GTEST_SKIP() << "needs 3 PEs";
+  if (n_pes() < 4) GTEST_SKIP() << "needs 4 PEs (at 3, the earlier tests met over (0, 0, 3))";
   const int me = my_pe();
   if (me <= 2) {
     const int rc = me == 1 ? ishmem_sync(0, 0, 2, g_psync) : ishmem_sync(0, 0, 3, g_psync);
@@ -217,6 +218,26 @@ TEST(DeprecatedErrors, DifferentCallsOverTheWorldFailTogether) {
   EXPECT_EQ(heap[0], static_cast<long>(n) * (n + 1) / 2);
   EXPECT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
   EXPECT_EQ(ishmem_free(heap), ISHMEM_SUCCESS);
+}
+
+// A collect's dest may be NULL while the members collect nothing; once any member gives
+// elements, a NULL dest fails every member at once.
+TEST(DeprecatedErrors, CollectTakesANullDestOnlyForNothing) {
+  const int n = n_pes();
+  EXPECT_EQ(ishmem_collect32(nullptr, nullptr, 0, 0, 0, n, g_psync), ISHMEM_SUCCESS)
+      << ishmemx_last_error();
+  EXPECT_EQ(ishmem_collect64(nullptr, nullptr, 0, 0, 0, n, g_psync), ISHMEM_SUCCESS)
+      << ishmemx_last_error();
+  EXPECT_EQ(ishmem_fcollect64(nullptr, nullptr, 0, 0, 0, n, g_psync), ISHMEM_SUCCESS)
+      << ishmemx_last_error();
+  if (n < 2) return;
+  const bool first = my_pe() == 0;
+  const int rc = ishmem_collect64(first ? nullptr : g_static_dest, g_static_source, first ? 0 : 1,
+                                  0, 0, n, g_psync);
+  EXPECT_EQ(rc, ISHMEM_ERR_INVALID_ARG);
+  EXPECT_NE(strstr(ishmemx_last_error(), "PE 0 passed a NULL dest"), nullptr)
+      << ishmemx_last_error();
+  EXPECT_EQ(ishmem_barrier_all(), ISHMEM_SUCCESS);
 }
 
 TEST(Deprecated, PcontrolAndMallocWithHints) {
