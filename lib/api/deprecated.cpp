@@ -30,30 +30,25 @@ void check_local(const void *p, std::size_t bytes, const char *fn, const char *w
   check_host_buffer(p, bytes, fn, what);
 }
 
-// Whether the set is every PE, in order: then it is ISHMEM_TEAM_WORLD's membership.
-bool is_world(const Runtime &rt, const ActiveSet &active) {
-  return active.start == 0 && active.log_stride == 0 && active.size == rt.boot->topology().n_pes;
-}
-
-// Whether `call` over the set runs as the team collective of ISHMEM_TEAM_WORLD (node-local
-// shared memory, two levels across nodes) rather than MPI on a communicator of the set: the
+// Whether `call` over `team` (the set's, from ActiveSets::get) runs as the team collective of
+// ISHMEM_TEAM_WORLD (node-local shared memory, two levels across nodes) rather than on MPI: the
 // set is the world and dest and source lie in a heap the CPU addresses. Both are the same on
 // every member of a program that passes symmetric buffers, as OpenSHMEM requires of it.
-bool over_world(const Runtime &rt, const ActiveSet &active, const CollectiveCall &call) {
+bool over_world(const Team &team, const CollectiveCall &call) {
   std::size_t off;
-  return g_fast.host_access && is_world(rt, active) && in_heap(call.dest, 0, off) &&
+  return team.slot == ISHMEM_TEAM_WORLD && g_fast.host_access && in_heap(call.dest, 0, off) &&
          (call.nelems == 0 || in_heap(call.source, 0, off));
 }
 
 // Runs `checks(team)` (which throw), then `call` over the active set, collective over its
-// members: on ISHMEM_TEAM_WORLD (see over_world) or on the set's own communicator.
+// members: as ISHMEM_TEAM_WORLD's team collective (see over_world) or on MPI over the set's
+// communicator.
 template <class Checks>
 int over_set(const char *fn, const ActiveSet &active, CollectiveCall call,
              Checks &&checks) noexcept {
   return guard([&] {
     Runtime &rt = runtime();
-    const bool world = over_world(rt, active, call);
-    Team &team = world ? rt.active_sets.world(rt, active, fn) : rt.active_sets.get(rt, active, fn);
+    Team &team = rt.active_sets.get(rt, active, fn);
     call.fn = fn;
     call.launch.fn = fn;
     // The team algorithms copy source to dest at the root unless they are the same buffer:
@@ -62,7 +57,7 @@ int over_set(const char *fn, const ActiveSet &active, CollectiveCall call,
       call.dest = const_cast<void *>(call.source);
     FirstError outcome;
     outcome.attempt([&] { checks(team); });
-    if (world)
+    if (over_world(team, call))
       run_collective(rt, team, call, outcome);
     else
       run_over_set(rt, team, call, outcome);
@@ -185,11 +180,9 @@ namespace {
 int set_barrier(const char *fn, bool complete, int start, int log_stride, int size) noexcept {
   return guard([&] {
     Runtime &rt = runtime();
-    const ActiveSet active{start, log_stride, size};
-    const bool world = host::is_world(rt, active);
-    Team &set = world ? rt.active_sets.world(rt, active, fn) : rt.active_sets.get(rt, active, fn);
+    Team &set = rt.active_sets.get(rt, {start, log_stride, size}, fn);
     if (complete) quiet(rt);
-    if (world)
+    if (set.slot == ISHMEM_TEAM_WORLD)
       sync_all(rt);
     else
       team_sync_over_mpi(set, fn);

@@ -92,11 +92,21 @@ MPI_Comm create_comm(MPI_Comm world, const std::vector<int> &members) {
 
 Team &ActiveSets::get(Runtime &rt, const ActiveSet &set, const char *fn) {
   const Topology &topo = rt.boot->topology();
+  const bool world = set.start == 0 && set.log_stride == 0 && set.size == topo.n_pes;
+  if (world && world_met_.load(std::memory_order_acquire))
+    return team_of(rt, ISHMEM_TEAM_WORLD, fn);
   std::vector<int> members = members_of(set, topo.my_pe, topo.n_pes, fn);
   const std::lock_guard<std::mutex> lock(mutex_);
+  const int my_index = (topo.my_pe - set.start) >> set.log_stride;
+  if (world) {
+    if (!world_met_.load(std::memory_order_relaxed)) {
+      meet(rt.boot->world(), members, my_index, set, fn);
+      world_met_.store(true, std::memory_order_release);
+    }
+    return team_of(rt, ISHMEM_TEAM_WORLD, fn);
+  }
   std::unique_ptr<Team> &known = sets_[{set.start, set.log_stride, set.size}];
   if (known) return *known;
-  const int my_index = (topo.my_pe - set.start) >> set.log_stride;
   meet(rt.boot->world(), members, my_index, set, fn);
   auto team = std::make_unique<Team>();
   team->comm = create_comm(rt.boot->world(), members);  // the Team frees it from here on
@@ -106,19 +116,6 @@ Team &ActiveSets::get(Runtime &rt, const ActiveSet &set, const char *fn) {
   team->my_index = my_index;
   known = std::move(team);
   return *known;
-}
-
-Team &ActiveSets::world(Runtime &rt, const ActiveSet &set, const char *fn) {
-  if (!world_met_.load(std::memory_order_acquire)) {
-    const Topology &topo = rt.boot->topology();
-    const std::vector<int> members = members_of(set, topo.my_pe, topo.n_pes, fn);
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (!world_met_.load(std::memory_order_relaxed)) {
-      meet(rt.boot->world(), members, topo.my_pe, set, fn);
-      world_met_.store(true, std::memory_order_release);
-    }
-  }
-  return team_of(rt, ISHMEM_TEAM_WORLD, fn);
 }
 
 void check_host_buffer(const void *p, std::size_t bytes, const char *fn, const char *what) {

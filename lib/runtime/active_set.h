@@ -3,8 +3,9 @@
 // members only, so it cannot make a team (a split is collective over the parent); each set
 // gets an MPI communicator of its members instead, made by MPI_Comm_create_group (collective
 // over the members alone) at its first call and kept until ishmem_finalize. The data moves
-// with the MPI path of the team collectives (collectives_mpi.cpp) on that communicator. (The
-// whole world on heap buffers needs neither: api/deprecated.cpp runs ISHMEM_TEAM_WORLD's.)
+// with the MPI path of the team collectives (collectives_mpi.cpp) on that communicator. The
+// set of every PE is ISHMEM_TEAM_WORLD instead, whose collectives api/deprecated.cpp runs on
+// heap buffers.
 #pragma once
 
 #include <atomic>
@@ -33,17 +34,16 @@ class ActiveSets {
   // members. Throws ISHMEM_ERR_INVALID_ARG, naming `fn`, for a set that does not lie in
   // [0, n_pes) or does not hold this PE; ISHMEM_ERR_MISMATCH on every member when some
   // member named another set at this point.
+  // The set of every PE (PE_start 0, logPE_stride 0, PE_size n_pes) is ISHMEM_TEAM_WORLD
+  // (slot ISHMEM_TEAM_WORLD, its communicator the world's): only its first call meets.
   Team &get(Runtime &rt, const ActiveSet &set, const char *fn);
-  // ISHMEM_TEAM_WORLD, standing for the set of every PE (PE_start 0, logPE_stride 0, PE_size
-  // n_pes): the first call has the members meet as in get(), and makes no communicator.
-  Team &world(Runtime &rt, const ActiveSet &set, const char *fn);
 
  private:
   // ISHMEM_THREAD_MULTIPLE: threads of a PE calling over different sets. It is held while a
   // set's communicator is made (the meeting's fixed tags must not mix two sets' messages).
   std::mutex mutex_;
   std::map<std::tuple<int, int, int>, std::unique_ptr<Team>> sets_;
-  std::atomic<bool> world_met_{false};
+  std::atomic<bool> world_met_{false};  // the members met at the world's first call
 };
 
 // Throws ISHMEM_ERR_UNSUPPORTED when [p, p + bytes) lies in a heap the CPU cannot address (a
