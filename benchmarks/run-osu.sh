@@ -13,6 +13,7 @@
 #              there are enough cores)
 #   --cluster  across the nodes of scripts/cluster (bring it up first: one PE per node),
 #              OSHMEM on UCX's TCP transport, ishmem on Open MPI's own choice
+# Environment: BENCH_MPIRUN_ARGS  extra mpirun/oshrun arguments.
 set -eu
 rounds=3 pes=2 cluster=0
 while [ $# -gt 0 ]; do
@@ -34,8 +35,9 @@ if [ -z "$out" ]; then
   trap 'rm -rf "$out"' EXIT
 fi
 programs=(barrier reduce broadcast collect fcollect)
-if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-export OMPI_MCA_rmaps_base_oversubscribe=1
+# shellcheck source=benchmarks/runner.sh
+source "$(dirname "$0")/runner.sh"
+runner_mpi_env
 
 # OMB's configure writes config.h; these programs need nothing from it.
 mkdir -p "$out/util" "$out/ishmem" "$out/oshmem"
@@ -50,22 +52,22 @@ for p in "${programs[@]}"; do
   done
 done
 
-launch=() bind=(--bind-to none) ucx_env=()
+launch=() ucx_env=() no_bind=0
 if [ "$cluster" -eq 1 ]; then
   launch=("$(cd "$(dirname "$0")/.." && pwd)/scripts/cluster" run)
   ucx_env=(OMPI_MCA_pml=ucx OMPI_MCA_osc=ucx OMPI_MCA_pml_ucx_tls=any OMPI_MCA_pml_ucx_devices=any
     UCX_TLS=tcp,self)
-elif [ "$pes" -le "$(nproc)" ]; then
-  bind=(--bind-to core)
+  no_bind=1
 fi
+runner_bind "$pes"
 for r in $(seq 1 "$rounds"); do
   for p in "${programs[@]}"; do
     # Open MPI 4.1's OSHMEM may crash in shmem_finalize after printing its table: the rows
     # count, not the status.
-    timeout 600 "${launch[@]}" "$prefix/bin/ishmemrun" -np "$pes" "${bind[@]}" "$out/ishmem/$p" \
+    timeout 600 "${launch[@]}" "$prefix/bin/ishmemrun" -np "$pes" "${bind[@]}" "${extra[@]}" "$out/ishmem/$p" \
       >"$out/ishmem-$p-r$r.txt" 2>&1 || echo "run-osu.sh: ishmem $p failed (round $r)" >&2
     timeout 600 env "${ucx_env[@]}" OMPI_MCA_spml=ucx "${launch[@]}" oshrun -np "$pes" "${bind[@]}" \
-      "$out/oshmem/$p" >"$out/oshmem-$p-r$r.txt" 2>&1 || true
+      "${extra[@]}" "$out/oshmem/$p" >"$out/oshmem-$p-r$r.txt" 2>&1 || true
   done
 done
 

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Sourced by the runners (run-host.sh, run-collectives.sh, run-scaling.sh): what they do alike.
+# Sourced by the runners (run-host.sh, run-collectives.sh, run-scaling.sh, run-osu.sh): what
+# they do alike.
 # shellcheck disable=SC2034  # quick, csv, from, rest, extra, bind, notes and status are the runners' to read
 # shellcheck disable=SC2154  # bench, tmp and launch_env are set by the runner that sources this
 
